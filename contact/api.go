@@ -1,0 +1,163 @@
+// Package contact computes the exact distance between two superovoids: the
+// signed distance (minimum distance when separated, minus the minimum
+// translation distance when overlapping), the witness points, and the normal,
+// tangent and binormal at both points. It solves the common-normal conditions
+// of paper 000 (implicit 6x6, parametric 4x4, or ntb) by Newton–Raphson from a
+// quadtree or octree initial guess or from a previous result, classifies every
+// solution, and certifies it where convexity allows.
+//
+// The package is pure Go with no global state. A Solver owns scratch space
+// and per-shape caches, so steady-state queries allocate nothing.
+package contact
+
+import (
+	"github.com/sovviz/sovviz/geom"
+)
+
+// Method selects the common-normal formulation.
+type Method int
+
+const (
+	// Implicit solves the 6x6 system in the local Cartesian coordinates of
+	// both points (paper 000 eq 15).
+	Implicit Method = iota
+	// Parametric solves the 4x4 system in angle-centre parameters with
+	// parametric normals and tangents (eq 18).
+	Parametric
+	// NTB solves the 4x4 parametric system with normals and tangents taken
+	// from the implicit gradient (paper 000 §5.1, "ntbParametric").
+	NTB
+)
+
+// Guess selects how a cold query finds its initial iterate.
+type Guess int
+
+const (
+	// Quadtree descends the parametric quadtrees of both shapes (paper 000 §4.4).
+	Quadtree Guess = iota
+	// Octree finds the closest pair of boundary cells of the implicit octrees.
+	Octree
+)
+
+// Status tells how a query ended.
+type Status int
+
+const (
+	// Converged: Newton met the tolerance and the solution was classified.
+	Converged Status = iota
+	// MaxIterations: the best iterate is returned but did not meet the tolerance.
+	MaxIterations
+	// Failed: no usable solution (singular Jacobian, divergence or domain
+	// exits from every start); Distance holds the best estimate found.
+	Failed
+)
+
+func (s Status) String() string {
+	switch s {
+	case Converged:
+		return "converged"
+	case MaxIterations:
+		return "max_iterations"
+	case Failed:
+		return "failed"
+	}
+	return "unknown"
+}
+
+func (m Method) String() string {
+	switch m {
+	case Implicit:
+		return "implicit"
+	case Parametric:
+		return "parametric"
+	case NTB:
+		return "ntb"
+	}
+	return "unknown"
+}
+
+func (g Guess) String() string {
+	switch g {
+	case Quadtree:
+		return "quadtree"
+	case Octree:
+		return "octree"
+	}
+	return "unknown"
+}
+
+// MaxQuadLevels bounds Options.QuadLevels so seeds fit in fixed arrays.
+const MaxQuadLevels = 12
+
+// Options configures a query. The zero value is not valid; use DefaultOptions.
+type Options struct {
+	Method      Method
+	Guess       Guess
+	Tol         float64 // Newton stops when |Δq| and the residual fall below Tol (length units)
+	MaxIter     int     // Newton iterations per start
+	QuadLevels  int     // quadtree depth, 1..MaxQuadLevels
+	OctreeDepth int     // octree depth for the Octree guess
+	FiniteDiff  bool    // use a central-difference Jacobian instead of the analytical one
+	// Trace, when non-nil, receives every Newton iterate of the query
+	// (its slice is reused). Nil costs nothing.
+	Trace *Trace
+}
+
+// DefaultOptions returns the implicit scheme from a 6-level quadtree with a
+// tolerance of 1e-12 (far below the 1e-9 accuracy the project promises).
+func DefaultOptions() Options {
+	return Options{Method: Implicit, Guess: Quadtree, Tol: 1e-12, MaxIter: 40, QuadLevels: 6, OctreeDepth: 5}
+}
+
+// Trace records the iterates of one query for the convergence debugger.
+type Trace struct {
+	Steps []TraceStep
+}
+
+// TraceStep is one Newton iterate.
+type TraceStep struct {
+	Start     int        // index of the start (0: first guess; later: restarts)
+	Q         [6]float64 // the unknowns (4 used by the parametric schemes)
+	P, Qw     geom.Vec3  // witness candidates in world coordinates
+	Residual  float64    // |Φ|
+	Step      float64    // |Δq|
+	Condition float64    // estimate of the Jacobian's condition number
+}
+
+// Result is the answer of a query. All points and vectors are in world
+// coordinates.
+type Result struct {
+	// Distance > 0: separated, the minimum distance. < 0: overlapping, minus
+	// the minimum translation distance. 0: touching.
+	Distance float64
+	P, Q     geom.Vec3 // witness points on a and on b
+	// Normal is the unit outward normal of a at P; NormalQ that of b at Q.
+	Normal, NormalQ geom.Vec3
+	// Right-handed tangent frames at P and Q (Normal × Tangent = Binormal).
+	TangentP, BinormalP geom.Vec3
+	TangentQ, BinormalQ geom.Vec3
+	Status              Status
+	Iterations          int // Newton iterations over all starts
+	Starts              int // initial iterates tried (1 unless recovering)
+	// Certified is true when the answer is proven to be the global one: both
+	// shapes convex and the pair separated (the KKT conditions are then
+	// sufficient), or overlapping with the MTD verified over all directions.
+	Certified bool
+	// NonConvex flags a and b (bit 0: a, bit 1: b) that are not convex; their
+	// measures are in HullGapA/B (largest gap between body and convex hull).
+	NonConvex          uint8
+	HullGapA, HullGapB float64
+	// Local solution, reusable as a warm start.
+	LocalP, LocalQ   geom.Vec3
+	ParamsP, ParamsQ [2]float64
+	// Seeds of the last cold guess, for drawing: quadtree cells per level on
+	// both shapes, or the octree leaf boxes (local frames) when Octree was used.
+	QuadCellsA, QuadCellsB [MaxQuadLevels]geom.ParamCell
+	QuadLevels             int
+	OctCellA, OctCellB     geom.AABB
+	UsedGuess              Guess
+	Warm                   bool // true when the answer came from a warm start
+}
+
+// Separated reports whether the bodies are apart.
+func (r *Result) Separated() bool { return r.Distance > 0 }

@@ -1,0 +1,225 @@
+package geom
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomShape draws a shape over the whole documented test range.
+func randomShape(r *rand.Rand) Superovoid {
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	return Superovoid{
+		A:     [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)},
+		Eps:   [2]float64{u(0.1, 1.9), u(0.1, 1.9)},
+		Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)},
+	}
+}
+
+func TestParametricPointsOnSurface(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	worst := 0.0
+	for i := 0; i < 20000; i++ {
+		s := randomShape(r)
+		p1 := -math.Pi + 2*math.Pi*r.Float64()
+		p2 := -math.Pi/2 + math.Pi*r.Float64()
+		x := s.Point(p1, p2)
+		f, ok := s.Residual(x)
+		if !ok {
+			t.Fatalf("shape %+v point %v: residual undefined", s, x)
+		}
+		worst = math.Max(worst, math.Abs(f))
+		d := s.Derivs(p1, p2)
+		if d.X.Sub(x).Len() > 1e-14 {
+			t.Fatalf("Derivs point %v differs from Point %v", d.X, x)
+		}
+	}
+	if worst > 1e-12 {
+		t.Errorf("parametric points miss G = 1 by up to %g in G^(e2/2)-1", worst)
+	}
+}
+
+func TestGradientHessianMatchFiniteDifferences(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for i := 0; i < 5000; i++ {
+		s := randomShape(r)
+		// Points near the surface, away from the coordinate planes where the
+		// Hessian is genuinely unbounded for e > 1.
+		p1 := -math.Pi + 2*math.Pi*r.Float64()
+		p2 := -1.4 + 2.8*r.Float64()
+		x := s.Point(p1, p2).Mul(0.8 + 0.4*r.Float64())
+		if math.Abs(x[0]) < 0.05 || math.Abs(x[1]) < 0.05 || math.Abs(x[2]) < 0.05 {
+			continue
+		}
+		for _, resid := range []bool{false, true} {
+			var ev Implicit
+			var ok bool
+			val := func(p Vec3) float64 {
+				if resid {
+					f, _ := s.Residual(p)
+					return f
+				}
+				g, _ := s.G(p)
+				return g
+			}
+			grad := func(p Vec3) Vec3 {
+				if resid {
+					e, _ := s.ResidualHessian(p, false)
+					return e.Grad
+				}
+				e, _ := s.Gradient(p)
+				return e.Grad
+			}
+			if resid {
+				ev, ok = s.ResidualHessian(x, true)
+			} else {
+				ev, ok = s.Hessian(x)
+			}
+			if !ok {
+				t.Fatalf("eval failed at %v for %+v", x, s)
+			}
+			if math.Abs(ev.G-val(x)) > 1e-12*math.Max(1, math.Abs(ev.G)) {
+				t.Fatalf("value mismatch %v vs %v", ev.G, val(x))
+			}
+			h := 1e-6
+			for j := 0; j < 3; j++ {
+				xp, xm := x, x
+				xp[j] += h
+				xm[j] -= h
+				fd := (val(xp) - val(xm)) / (2 * h)
+				scale := math.Max(1, ev.Grad.Len())
+				if math.Abs(fd-ev.Grad[j]) > 1e-5*scale {
+					t.Fatalf("resid=%v shape %+v x %v: dG/dx%d = %v, FD %v", resid, s, x, j, ev.Grad[j], fd)
+				}
+				gp, gm := grad(xp), grad(xm)
+				hs := 0.0
+				for k := 0; k < 9; k++ {
+					hs = math.Max(hs, math.Abs(ev.Hess[k]))
+				}
+				for i := 0; i < 3; i++ {
+					fdh := (gp[i] - gm[i]) / (2 * h)
+					if math.Abs(fdh-ev.Hess[j*3+i]) > 1e-4*math.Max(1, hs) {
+						t.Fatalf("resid=%v shape %+v x %v: H[%d][%d] = %v, FD %v", resid, s, x, i, j, ev.Hess[j*3+i], fdh)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 2000 {
+		t.Fatalf("only %d points checked", checked)
+	}
+}
+
+func TestParamDerivsMatchFiniteDifferences(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 5000; i++ {
+		s := randomShape(r)
+		p1 := -math.Pi + 2*math.Pi*r.Float64()
+		p2 := -1.4 + 2.8*r.Float64()
+		// stay away from the angles where |sin| or |cos| vanish for e < 1
+		if math.Abs(math.Sin(p1)) < 0.1 || math.Abs(math.Cos(p1)) < 0.1 || math.Abs(math.Sin(p2)) < 0.1 {
+			continue
+		}
+		d := s.Derivs(p1, p2)
+		h := 1e-6
+		a := s.Derivs(p1+h, p2)
+		b := s.Derivs(p1-h, p2)
+		c := s.Derivs(p1, p2+h)
+		e := s.Derivs(p1, p2-h)
+		check := func(name string, got, want Vec3, scale float64) {
+			if got.Sub(want).Len() > 1e-5*math.Max(1, scale) {
+				t.Fatalf("%s: %+v at (%v,%v): got %v want %v", name, s, p1, p2, got, want)
+			}
+		}
+		check("X1", d.X1, a.X.Sub(b.X).Mul(1/(2*h)), d.X1.Len())
+		check("X2", d.X2, c.X.Sub(e.X).Mul(1/(2*h)), d.X2.Len())
+		check("X11", d.X11, a.X1.Sub(b.X1).Mul(1/(2*h)), d.X11.Len())
+		check("X12", d.X12, c.X1.Sub(e.X1).Mul(1/(2*h)), d.X12.Len())
+		check("X22", d.X22, c.X2.Sub(e.X2).Mul(1/(2*h)), d.X22.Len())
+		// Parametric normal is parallel to, and oriented like, the gradient.
+		n := d.ParamNormal()
+		g, _ := s.Normal(d.X)
+		if n.Normalize().Dot(g) < 1-1e-8 {
+			t.Fatalf("param normal %v vs gradient normal %v", n.Normalize(), g)
+		}
+	}
+}
+
+func TestParamsInvertsPoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 20000; i++ {
+		s := randomShape(r)
+		p1 := -math.Pi + 2*math.Pi*r.Float64()
+		p2 := -math.Pi/2 + math.Pi*r.Float64()
+		x := s.Point(p1, p2)
+		q1, q2 := s.Params(x)
+		y := s.Point(q1, q2)
+		if y.Sub(x).Len() > 1e-9*math.Max(1, x.Len()) {
+			t.Fatalf("%+v (%v,%v) -> %v -> (%v,%v) -> %v", s, p1, p2, x, q1, q2, y)
+		}
+	}
+}
+
+func TestHouseholderFrameAndJacobian(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 10000; i++ {
+		n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(0.1 + 3*r.Float64())
+		tt, b, dt, db := HouseholderJac(n)
+		nh := n.Normalize()
+		if !Orthonormal(nh, tt, b, 1e-12) {
+			t.Fatalf("frame of %v not orthonormal: %v %v", n, tt, b)
+		}
+		t2, b2 := TangentFrame(n)
+		if nh.Cross(t2).Sub(b2).Len() > 1e-12 {
+			t.Fatalf("TangentFrame not right-handed for %v", n)
+		}
+		if math.Abs(n[0]) < 1e-3 {
+			continue // the σ branch switches there; FD across it is meaningless
+		}
+		h := 1e-7
+		for k := 0; k < 3; k++ {
+			np, nm := n, n
+			np[k] += h
+			nm[k] -= h
+			tp, bp := Householder(np)
+			tm, bm := Householder(nm)
+			for j := 0; j < 3; j++ {
+				if math.Abs((tp[j]-tm[j])/(2*h)-dt[k*3+j]) > 1e-5/n.Len() {
+					t.Fatalf("dt/dn mismatch at %v", n)
+				}
+				if math.Abs((bp[j]-bm[j])/(2*h)-db[k*3+j]) > 1e-5/n.Len() {
+					t.Fatalf("db/dn mismatch at %v", n)
+				}
+			}
+		}
+	}
+}
+
+func TestValidateNamesFieldAndValue(t *testing.T) {
+	good := Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1}}
+	cases := []struct {
+		mod   func(*Superovoid)
+		field string
+	}{
+		{func(s *Superovoid) { s.A[1] = 0 }, "a[1]"},
+		{func(s *Superovoid) { s.A[2] = math.NaN() }, "a[2]"},
+		{func(s *Superovoid) { s.Eps[0] = 0.01 }, "eps[0]"},
+		{func(s *Superovoid) { s.Eps[1] = 2 }, "eps[1]"},
+		{func(s *Superovoid) { s.Taper[0] = 0.6 }, "taper[0]"},
+		{func(s *Superovoid) { s.Taper[1] = math.Inf(-1) }, "taper[1]"},
+	}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		s := good
+		c.mod(&s)
+		err := s.Validate()
+		pe, ok := err.(*ParamError)
+		if !ok || pe.Field != c.field {
+			t.Errorf("want error on %s, got %v", c.field, err)
+		}
+	}
+}

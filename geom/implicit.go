@@ -1,0 +1,213 @@
+package geom
+
+import "math"
+
+// logTiny floors |u|, |v|, |w| before taking logarithms, so that points on a
+// coordinate plane or axis give finite derivatives instead of 0·Inf.
+const logTiny = -345.0 // ≈ ln(1e-150)
+
+func flog(a float64) float64 {
+	a = math.Abs(a)
+	if a < 1e-150 {
+		return logTiny
+	}
+	return math.Log(a)
+}
+
+func sgn(a float64) float64 {
+	if a < 0 {
+		return -1
+	}
+	return 1
+}
+
+// logAddExp returns ln(e^a + e^b) without overflow.
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// Implicit holds the inside-outside function G and its derivatives at one
+// local point. Hess is filled only by the Hessian methods.
+type Implicit struct {
+	G    float64
+	Grad Vec3
+	Hess Mat3
+}
+
+// InDomain reports whether the local point lies where G is defined: the taper
+// scalings 1+tx·z/a3 and 1+ty·z/a3 must stay positive.
+func (s *Superovoid) InDomain(p Vec3) bool {
+	w := p[2] / s.A[2]
+	return 1+s.Taper[0]*w > 0 && 1+s.Taper[1]*w > 0
+}
+
+// G returns the inside-outside function at a local point: < 1 inside, 1 on
+// the surface, > 1 outside. ok is false outside the domain of G or when the
+// value overflows.
+func (s *Superovoid) G(p Vec3) (g float64, ok bool) {
+	lg, ok := s.logG(p)
+	if !ok {
+		return math.Inf(1), false
+	}
+	g = math.Exp(lg)
+	return g, !math.IsInf(g, 0)
+}
+
+// logG returns ln G, computed in the log domain so that large exponents
+// (small e) neither overflow nor underflow.
+func (s *Superovoid) logG(p Vec3) (float64, bool) {
+	e1, e2 := s.Eps[0], s.Eps[1]
+	w := p[2] / s.A[2]
+	cx, cy := 1+s.Taper[0]*w, 1+s.Taper[1]*w
+	if !(cx > 0 && cy > 0) {
+		return math.Inf(1), false
+	}
+	pe := 2 / e1
+	lu := flog(p[0] / (s.A[0] * cx))
+	lv := flog(p[1] / (s.A[1] * cy))
+	lw := flog(w)
+	ls := logAddExp(pe*lu, pe*lv)
+	lg := logAddExp(e1/e2*ls, 2/e2*lw)
+	if math.IsNaN(lg) {
+		return math.Inf(1), false
+	}
+	return lg, true
+}
+
+// Residual returns F = G^(e2/2) − 1, the well-scaled locus residual: for a
+// superellipsoid G^(e2/2) is homogeneous of degree 1, so F behaves like a
+// relative radial distance for every e2.
+func (s *Superovoid) Residual(p Vec3) (f float64, ok bool) {
+	lg, ok := s.logG(p)
+	if !ok {
+		return math.Inf(1), false
+	}
+	return math.Expm1(s.Eps[1] / 2 * lg), true
+}
+
+// Gradient returns G and ∇G at a local point.
+func (s *Superovoid) Gradient(p Vec3) (Implicit, bool) { return s.eval(p, false) }
+
+// Hessian returns G, ∇G and the Hessian of G at a local point.
+func (s *Superovoid) Hessian(p Vec3) (Implicit, bool) { return s.eval(p, true) }
+
+// ResidualHessian returns F = G^(e2/2) − 1 with its gradient and Hessian.
+// The implicit contact scheme uses F as its locus constraint.
+func (s *Superovoid) ResidualHessian(p Vec3, withHess bool) (Implicit, bool) {
+	r, ok := s.eval(p, withHess)
+	if !ok {
+		return r, false
+	}
+	h := s.Eps[1] / 2
+	gh := math.Pow(r.G, h)
+	kappa := h * gh / r.G
+	out := Implicit{G: gh - 1, Grad: r.Grad.Mul(kappa)}
+	if withHess {
+		c := (1 - 1/h) / gh
+		gf := out.Grad
+		for j := 0; j < 3; j++ {
+			for i := 0; i < 3; i++ {
+				out.Hess[j*3+i] = kappa*r.Hess[j*3+i] + c*gf[i]*gf[j]
+			}
+		}
+	}
+	if !finite3(out.Grad) || math.IsNaN(out.G) {
+		return out, false
+	}
+	return out, true
+}
+
+func finite3(v Vec3) bool {
+	return !(math.IsNaN(v[0]) || math.IsNaN(v[1]) || math.IsNaN(v[2]) ||
+		math.IsInf(v[0], 0) || math.IsInf(v[1], 0) || math.IsInf(v[2], 0))
+}
+
+// eval computes G, ∇G and optionally the Hessian. Every product of powers is
+// formed as one exponential of a sum of logarithms, so that no 0·Inf arises on
+// the axes and planes where |u|, |v| or s vanish.
+//
+// With w = z/a3, cx = 1+tx·w, u = x/(a1·cx), U = |u|^p, s = U+V, p = 2/e1,
+// m = e1/e2, q = 2/e2, c = 2/e2, f = s^(m−1), K = U·tx/cx + V·ty/cy:
+//
+//	G_x = c·f·Ud/(a1·cx)                 Ud = spow(u, p−1)
+//	G_z = c/a3·(spow(w, q−1) − f·K)
+//	G_xx = c·ux²·f·|u|^(p−2)·((m−1)·p·Û + p−1)    Û = U/s, ux = 1/(a1·cx)
+//	G_xy = c·ux·vy·(m−1)·p·f·Ud·Vd/s
+//	G_xz = −c·ux·p/a3·f·Ud·((m−1)·K/s + tx/cx)
+//	G_zz = c/a3²·((q−1)·|w|^(q−2) + s^m·((m−1)·p·(K/s)² + (p+1)·L/s))
+//	L = U·tx²/cx² + V·ty²/cy²
+func (s *Superovoid) eval(pt Vec3, withHess bool) (Implicit, bool) {
+	var r Implicit
+	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	e1, e2 := s.Eps[0], s.Eps[1]
+	tx, ty := s.Taper[0], s.Taper[1]
+	w := pt[2] / a3
+	cx, cy := 1+tx*w, 1+ty*w
+	if !(cx > 0 && cy > 0) {
+		r.G = math.Inf(1)
+		return r, false
+	}
+	p := 2 / e1
+	m := e1 / e2
+	q := 2 / e2
+	c := q
+	ux, vy := 1/(a1*cx), 1/(a2*cy)
+	u, v := pt[0]*ux, pt[1]*vy
+	lu, lv, lw := flog(u), flog(v), flog(w)
+	su, sv, sw := sgn(u), sgn(v), sgn(w)
+	ls := logAddExp(p*lu, p*lv)
+	Uh := math.Exp(p*lu - ls) // U/s
+	Vh := math.Exp(p*lv - ls) // V/s
+	S := math.Exp(m * ls)     // s^m
+	W := math.Exp(q * lw)     // |w|^q
+	r.G = S + W
+	fUd := su * math.Exp((m-1)*ls+(p-1)*lu)
+	fVd := sv * math.Exp((m-1)*ls+(p-1)*lv)
+	Kh := Uh*tx/cx + Vh*ty/cy // K/s
+	Wd := sw * math.Exp((q-1)*lw)
+	r.Grad = Vec3{c * fUd * ux, c * fVd * vy, c / a3 * (Wd - S*Kh)}
+	if withHess {
+		fUr := math.Exp((m-1)*ls + (p-2)*lu)
+		fVr := math.Exp((m-1)*ls + (p-2)*lv)
+		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
+		hxx := c * ux * ux * fUr * ((m-1)*p*Uh + p - 1)
+		hyy := c * vy * vy * fVr * ((m-1)*p*Vh + p - 1)
+		hxy := c * ux * vy * (m - 1) * p * su * sv * math.Exp((m-2)*ls+(p-1)*(lu+lv))
+		hxz := -c * ux * p / a3 * fUd * ((m-1)*Kh + tx/cx)
+		hyz := -c * vy * p / a3 * fVd * ((m-1)*Kh + ty/cy)
+		hzz := c / (a3 * a3) * ((q-1)*math.Exp((q-2)*lw) + S*((m-1)*p*Kh*Kh+(p+1)*Lh))
+		r.Hess = Mat3{hxx, hxy, hxz, hxy, hyy, hyz, hxz, hyz, hzz}
+	}
+	if math.IsInf(r.G, 0) || math.IsNaN(r.G) || !finite3(r.Grad) {
+		return r, false
+	}
+	return r, true
+}
+
+// Normal returns the unit outward normal at a local point (the normalised
+// gradient of G). ok is false where the gradient is undefined or zero.
+func (s *Superovoid) Normal(p Vec3) (Vec3, bool) {
+	r, ok := s.eval(p, false)
+	if !ok {
+		return Vec3{}, false
+	}
+	n := r.Grad.Len()
+	if n == 0 || math.IsInf(n, 0) {
+		return Vec3{}, false
+	}
+	return r.Grad.Mul(1 / n), true
+}
+
+// RadialDistance is the cheap radial estimate of the Euclidean distance of a
+// local point from the surface, |x|·|1 − G^(−e2/2)| (thesis §3.3). It is
+// exact for spheres, signed (negative inside), and only an estimate otherwise.
+func (s *Superovoid) RadialDistance(p Vec3) (float64, bool) {
+	lg, ok := s.logG(p)
+	if !ok {
+		return math.Inf(1), false
+	}
+	return p.Len() * -math.Expm1(-s.Eps[1]/2*lg), true
+}

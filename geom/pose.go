@@ -1,0 +1,124 @@
+package geom
+
+import (
+	"math"
+)
+
+// Pose places a shape in the world: position of its local origin and a unit
+// quaternion (scalar first) rotating local axes into world axes.
+type Pose struct {
+	Position    Vec3
+	Orientation Quat
+}
+
+// Identity is the pose at the origin with no rotation.
+func Identity() Pose { return Pose{Orientation: Quat{W: 1}} }
+
+// quatTolerance is how far |q| may be from 1 before a pose is rejected rather
+// than normalised: a larger error means the input was not meant as a rotation.
+const quatTolerance = 1e-3
+
+// Validate checks that the position is finite and the orientation is a unit
+// quaternion (within 1e-3; use Normalized to remove rounding).
+func (p Pose) Validate() error {
+	for i, c := range p.Position {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be a finite number"}
+		}
+	}
+	q := [4]float64{p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2]}
+	n := 0.0
+	for i, c := range q {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return &ParamError{Field: "orientation[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be a finite number"}
+		}
+		n += c * c
+	}
+	n = math.Sqrt(n)
+	if math.Abs(n-1) > quatTolerance {
+		return &ParamError{Field: "orientation", Value: n, Reason: "quaternion [w,x,y,z] must have unit length"}
+	}
+	return nil
+}
+
+// Normalized returns the pose with its quaternion scaled to unit length.
+func (p Pose) Normalized() Pose {
+	q := p.Orientation
+	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
+	if n == 0 {
+		return Pose{Position: p.Position, Orientation: Quat{W: 1}}
+	}
+	return Pose{Position: p.Position, Orientation: Quat{W: q.W / n, V: q.V.Mul(1 / n)}}
+}
+
+// Rotation returns the rotation matrix of the orientation (local to world).
+func (p Pose) Rotation() Mat3 {
+	q := p.Orientation
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	// Column-major.
+	return Mat3{
+		1 - 2*(y*y+z*z), 2 * (x*y + w*z), 2 * (x*z - w*y),
+		2 * (x*y - w*z), 1 - 2*(x*x+z*z), 2 * (y*z + w*x),
+		2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y),
+	}
+}
+
+// Transform returns the rigid transform of the pose, with the rotation
+// matrix precomputed for hot loops.
+func (p Pose) Transform() Transform { return Transform{R: p.Rotation(), T: p.Position} }
+
+// ToWorld maps a local point to world coordinates.
+func (p Pose) ToWorld(x Vec3) Vec3 { t := p.Transform(); return t.Point(x) }
+
+// ToLocal maps a world point to local coordinates.
+func (p Pose) ToLocal(x Vec3) Vec3 { t := p.Transform(); return t.InvPoint(x) }
+
+// Transform is a rigid transform x_world = R·x_local + T.
+type Transform struct {
+	R Mat3
+	T Vec3
+}
+
+// Point maps a local point to world.
+func (t *Transform) Point(x Vec3) Vec3 { return MulMV(&t.R, x).Add(t.T) }
+
+// Dir maps a local direction to world.
+func (t *Transform) Dir(x Vec3) Vec3 { return MulMV(&t.R, x) }
+
+// InvPoint maps a world point to local.
+func (t *Transform) InvPoint(x Vec3) Vec3 { return MulMtV(&t.R, x.Sub(t.T)) }
+
+// InvDir maps a world direction to local.
+func (t *Transform) InvDir(x Vec3) Vec3 { return MulMtV(&t.R, x) }
+
+// MulMV returns m·v without copying the matrix.
+func MulMV(m *Mat3, v Vec3) Vec3 {
+	return Vec3{
+		m[0]*v[0] + m[3]*v[1] + m[6]*v[2],
+		m[1]*v[0] + m[4]*v[1] + m[7]*v[2],
+		m[2]*v[0] + m[5]*v[1] + m[8]*v[2],
+	}
+}
+
+// MulMtV returns mᵀ·v.
+func MulMtV(m *Mat3, v Vec3) Vec3 {
+	return Vec3{
+		m[0]*v[0] + m[1]*v[1] + m[2]*v[2],
+		m[3]*v[0] + m[4]*v[1] + m[5]*v[2],
+		m[6]*v[0] + m[7]*v[1] + m[8]*v[2],
+	}
+}
+
+// Body is a shape placed in the world.
+type Body struct {
+	Shape Superovoid
+	Pose  Pose
+}
+
+// Validate checks the shape and the pose.
+func (b Body) Validate() error {
+	if err := b.Shape.Validate(); err != nil {
+		return err
+	}
+	return b.Pose.Validate()
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sovviz needs to build, run and test, when they
+# are missing. As root it uses apt-get; otherwise it names what to install.
+set -euo pipefail
+pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxrandr-dev libxinerama-dev
+      libxcursor-dev libxi-dev libxxf86vm-dev xvfb libgl1-mesa-dri xauth)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "sovviz needs these Debian packages: ${missing[*]}" >&2
+  echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
