@@ -1,0 +1,62 @@
+package contact
+
+import "math"
+
+// solve solves the n×n system J·x = r in place by Gaussian elimination with
+// partial pivoting (fixed-size arrays: no allocation). It returns ok = false
+// when a pivot is negligible, and a cheap condition estimate: the ratio of the
+// largest to the smallest pivot magnitude.
+func solve(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond float64, ok bool) {
+	var a [6][6]float64 = *J
+	b := *r
+	scale := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			scale = math.Max(scale, math.Abs(a[i][j]))
+		}
+	}
+	if scale == 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
+		return x, math.Inf(1), false
+	}
+	pmax, pmin := 0.0, math.Inf(1)
+	for k := 0; k < n; k++ {
+		p := k
+		for i := k + 1; i < n; i++ {
+			if math.Abs(a[i][k]) > math.Abs(a[p][k]) {
+				p = i
+			}
+		}
+		piv := math.Abs(a[p][k])
+		if piv <= 1e-14*scale {
+			return x, math.Inf(1), false
+		}
+		pmax, pmin = math.Max(pmax, piv), math.Min(pmin, piv)
+		if p != k {
+			a[p], a[k] = a[k], a[p]
+			b[p], b[k] = b[k], b[p]
+		}
+		for i := k + 1; i < n; i++ {
+			f := a[i][k] / a[k][k]
+			if f == 0 {
+				continue
+			}
+			for j := k + 1; j < n; j++ {
+				a[i][j] -= f * a[k][j]
+			}
+			b[i] -= f * b[k]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for j := i + 1; j < n; j++ {
+			s -= a[i][j] * x[j]
+		}
+		x[i] = s / a[i][i]
+	}
+	for i := 0; i < n; i++ {
+		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {
+			return x, math.Inf(1), false
+		}
+	}
+	return x, pmax / pmin, true
+}

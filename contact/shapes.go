@@ -1,0 +1,44 @@
+package contact
+
+import "github.com/sovviz/sovviz/geom"
+
+// shapeInfo is what the solver caches per shape.
+type shapeInfo struct {
+	convex  bool
+	hullGap float64
+}
+
+// shapeCache memoises per-shape analysis. It is bounded so that a stream of
+// distinct shapes (a benchmark battery) cannot grow it without limit.
+type shapeCache struct {
+	m map[geom.Superovoid]shapeInfo
+}
+
+const shapeCacheMax = 4096
+
+func newShapeCache() shapeCache { return shapeCache{m: make(map[geom.Superovoid]shapeInfo)} }
+
+func (c *shapeCache) info(s *geom.Superovoid) shapeInfo {
+	if c.m == nil {
+		c.m = make(map[geom.Superovoid]shapeInfo)
+	}
+	if in, ok := c.m[*s]; ok {
+		return in
+	}
+	in := analyse(s)
+	if len(c.m) >= shapeCacheMax {
+		clear(c.m)
+	}
+	c.m[*s] = in
+	return in
+}
+
+func (c *shapeCache) pairConvex(pr *pair) bool {
+	return c.info(pr.a).convex && c.info(pr.b).convex
+}
+
+// analyse decides convexity. TEMPORARY until geom.Convexity lands: only
+// untapered shapes are known convex (math.md §1).
+func analyse(s *geom.Superovoid) shapeInfo {
+	return shapeInfo{convex: s.IsSuperellipsoid()}
+}

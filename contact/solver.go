@@ -1,0 +1,291 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// Solver answers contact queries. It owns scratch space and per-shape caches
+// (convexity, octrees), so that repeated queries allocate nothing. A Solver
+// is not safe for concurrent use; give each goroutine its own.
+type Solver struct {
+	opt    Options
+	sys    system
+	shapes shapeCache
+}
+
+// NewSolver returns a solver with the given options (zero fields take the
+// defaults of DefaultOptions).
+func NewSolver(opt Options) *Solver {
+	d := DefaultOptions()
+	if opt.Tol <= 0 || math.IsNaN(opt.Tol) {
+		opt.Tol = d.Tol
+	}
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = d.MaxIter
+	}
+	if opt.QuadLevels <= 0 {
+		opt.QuadLevels = d.QuadLevels
+	}
+	if opt.QuadLevels > MaxQuadLevels {
+		opt.QuadLevels = MaxQuadLevels
+	}
+	if opt.OctreeDepth <= 0 {
+		opt.OctreeDepth = d.OctreeDepth
+	}
+	return &Solver{opt: opt, shapes: newShapeCache()}
+}
+
+// Options returns the solver's options.
+func (sv *Solver) Options() Options { return sv.opt }
+
+// SetOptions changes the options for later queries.
+func (sv *Solver) SetOptions(opt Options) { *sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes} }
+
+// Query computes the contact between a and b from a fresh initial guess.
+// Both bodies must be valid (see geom.Body.Validate); an invalid body gives
+// Status Failed, never a panic or a NaN.
+func Query(a, b *geom.Body, opt *Options) Result {
+	sv := NewSolver(*opt)
+	return sv.Query(a, b)
+}
+
+// Query computes the contact between a and b from a fresh initial guess.
+func (sv *Solver) Query(a, b *geom.Body) Result {
+	return sv.query(a, b, nil)
+}
+
+// QueryWarm computes the contact starting from prev, a previous result of
+// the same pair (temporal coherence). When Newton fails from there, or prev
+// is nil, it falls back to a fresh guess.
+func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) Result {
+	return sv.query(a, b, prev)
+}
+
+// candidate is one classified solution of the common-normal system.
+type candidate struct {
+	valid     bool
+	separated bool
+	sd        float64 // signed distance
+	x         [6]float64
+	method    Method
+	P, Q      vec
+	nP, nQ    vec
+	lp, lq    vec
+	converged bool
+}
+
+const (
+	kindNone = iota
+)
+
+func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
+	var res Result
+	if a.Validate() != nil || b.Validate() != nil {
+		res.Status = Failed
+		return res
+	}
+	if sv.opt.Trace != nil {
+		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
+	}
+	pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
+	ia := sv.shapes.info(&a.Shape)
+	ib := sv.shapes.info(&b.Shape)
+	convex := ia.convex && ib.convex
+	if !ia.convex {
+		res.NonConvex |= 1
+		res.HullGapA = ia.hullGap
+	}
+	if !ib.convex {
+		res.NonConvex |= 2
+		res.HullGapB = ib.hullGap
+	}
+	m := sv.opt.Method
+	var best candidate
+	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
+		x0 := sv.startFromLocal(m, &pr, prev.LocalP, prev.LocalQ, prev.ParamsP, prev.ParamsQ)
+		c := sv.solveFrom(m, &pr, x0, &res)
+		if c.valid && c.converged {
+			res.Warm = true
+			res.QuadLevels = prev.QuadLevels
+			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
+			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
+			res.UsedGuess = prev.UsedGuess
+			sv.finish(&pr, &c, convex && c.separated, &res)
+			return res
+		}
+	}
+	// Cold: the configured initial guess first.
+	x0 := sv.coldGuess(m, &pr, &res)
+	c := sv.solveFrom(m, &pr, x0, &res)
+	if c.valid && c.converged && c.separated && convex {
+		sv.finish(&pr, &c, true, &res)
+		return res
+	}
+	best = c
+	// Overlapping, non-convex or failed: the answer must be the global one,
+	// so search the common-normal pairs from support seeds over a set of
+	// directions and keep the best (math.md §3).
+	sv.multiStart(m, &pr, &best, &res)
+	if !best.valid {
+		sv.fail(&pr, &res)
+		return res
+	}
+	sv.finish(&pr, &best, convex && best.separated, &res)
+	return res
+}
+
+// better reports whether candidate c is a better answer than cur: any
+// separated pair beats an overlapping one (it proves separation for convex
+// bodies), the smaller distance among separated ones (the true closest pair
+// of non-convex bodies too), the larger signed distance (smaller MTD) among
+// overlapping ones. Converged beats unconverged.
+func better(c, cur *candidate) bool {
+	if !c.valid {
+		return false
+	}
+	if !cur.valid {
+		return true
+	}
+	if c.converged != cur.converged {
+		return c.converged
+	}
+	if c.separated != cur.separated {
+		return c.separated
+	}
+	if c.separated {
+		return c.sd < cur.sd
+	}
+	return c.sd > cur.sd
+}
+
+// solveFrom runs Newton from x0 and classifies the outcome.
+func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result) candidate {
+	res.Starts++
+	o := sv.newton(m, pr, x0, res.Starts-1)
+	res.Iterations += o.iters
+	return sv.classify(m, pr, &o)
+}
+
+// classify decides what kind of common-normal pair an outcome is.
+func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
+	c := candidate{x: o.x, method: m, converged: o.converged}
+	s := &o.sys
+	// Final witness points and exact normals, whatever the scheme.
+	lp, lq := s.localP, s.localQ
+	na, oka := pr.a.Normal(lp)
+	nb, okb := pr.b.Normal(lq)
+	if !oka || !okb {
+		return c
+	}
+	c.lp, c.lq = lp, lq
+	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
+	c.nP, c.nQ = pr.ta.Dir(na), pr.tb.Dir(nb)
+	d := c.Q.Sub(c.P)
+	dist := d.Len()
+	// A support pair (a stationary point of the gap function) has opposite
+	// normals; pairs with parallel normals are other common-normal pairs.
+	if c.nP.Dot(c.nQ) > -0.99 {
+		return c
+	}
+	L := charLength(pr)
+	if dist > 1e-9*L {
+		// d must lie along the common normal.
+		if math.Abs(math.Abs(c.nP.Dot(d))-dist) > 1e-6*dist+1e-12 {
+			return c
+		}
+	}
+	if c.nP.Dot(d) >= 0 {
+		// Separated candidate: each point must lie outside the other body.
+		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
+		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
+		if (ok1 && fa < -1e-9) || (ok2 && fb < -1e-9) {
+			return c
+		}
+		c.separated = true
+		c.sd = dist
+	} else {
+		c.sd = -dist
+	}
+	c.valid = true
+	return c
+}
+
+// finish writes a chosen candidate into the result.
+func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
+	res.Distance = c.sd
+	res.P, res.Q = c.P, c.Q
+	res.Normal, res.NormalQ = c.nP, c.nQ
+	res.TangentP, res.BinormalP = geom.TangentFrame(c.nP)
+	res.TangentQ, res.BinormalQ = geom.TangentFrame(c.nQ)
+	res.LocalP, res.LocalQ = c.lp, c.lq
+	p1, p2 := pr.a.Params(c.lp)
+	res.ParamsP = [2]float64{p1, p2}
+	p1, p2 = pr.b.Params(c.lq)
+	res.ParamsQ = [2]float64{p1, p2}
+	if c.converged {
+		res.Status = Converged
+	} else {
+		res.Status = MaxIterations
+	}
+	res.Certified = certified && c.converged
+}
+
+// fail reports the best cheap estimate when no start produced a valid pair:
+// the centres' direction with approximate support points. Never NaN.
+func (sv *Solver) fail(pr *pair, res *Result) {
+	n := pr.tb.T.Sub(pr.ta.T)
+	if n.Len() == 0 {
+		n = vec{0, 0, 1}
+	}
+	n = n.Normalize()
+	lp := approxSupport(pr.a, pr.ta.InvDir(n))
+	lq := approxSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+	res.P, res.Q = pr.ta.Point(lp), pr.tb.Point(lq)
+	res.Distance = n.Dot(res.Q.Sub(res.P))
+	res.Normal = n
+	res.NormalQ = n.Mul(-1)
+	res.TangentP, res.BinormalP = geom.TangentFrame(res.Normal)
+	res.TangentQ, res.BinormalQ = geom.TangentFrame(res.NormalQ)
+	res.LocalP, res.LocalQ = lp, lq
+	res.Status = Failed
+	res.Certified = false
+}
+
+// startFromLocal converts local witness points (and their parameters) to
+// the unknowns of a scheme.
+func (sv *Solver) startFromLocal(m Method, pr *pair, lp, lq vec, pp, pq [2]float64) [6]float64 {
+	if m == Implicit {
+		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	}
+	return [6]float64{pp[0], pp[1], pq[0], pq[1]}
+}
+
+// startFromPoints builds unknowns from local points near the surfaces.
+func (sv *Solver) startFromPoints(m Method, pr *pair, lp, lq vec) [6]float64 {
+	if m == Implicit {
+		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	}
+	a1, a2 := pr.a.Params(lp)
+	b1, b2 := pr.b.Params(lq)
+	return [6]float64{a1, a2, b1, b2}
+}
+
+// coldGuess runs the configured initial guess and records its seeds.
+func (sv *Solver) coldGuess(m Method, pr *pair, res *Result) [6]float64 {
+	res.UsedGuess = sv.opt.Guess
+	if sv.opt.Guess == Octree {
+		if lp, lq, ok := sv.octreeGuess(pr, res); ok {
+			return sv.startFromPoints(m, pr, lp, lq)
+		}
+	}
+	res.UsedGuess = Quadtree
+	pa, pb := quadtreeGuess(pr, sv.opt.QuadLevels, res)
+	if m == Implicit {
+		lp := pr.a.Point(pa[0], pa[1])
+		lq := pr.b.Point(pb[0], pb[1])
+		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	}
+	return [6]float64{pa[0], pa[1], pb[0], pb[1]}
+}
