@@ -157,6 +157,10 @@ type Result struct {
 	OctCellA, OctCellB     geom.AABB
 	UsedGuess              Guess
 	Warm                   bool // true when the answer came from a warm start
+	// Method is the scheme that produced the answer; Fallback is true when
+	// the configured scheme failed and another one recovered.
+	Method   Method
+	Fallback bool
 }
 
 // Separated reports whether the bodies are apart.

@@ -12,16 +12,22 @@ func TestDebugPair(t *testing.T) {
 	}
 	for i := 0; i < 36; i++ {
 		a, b := battery(r, 1)
-		if i != 35 {
+		if i != 28 {
 			continue
 		}
 		opt := DefaultOptions()
-		var tr Trace
-		opt.Trace = &tr
 		res := Query(&a, &b, &opt)
 		t.Logf("res %v %v starts %d", res.Distance, res.Status, res.Starts)
-		for _, s := range tr.Steps {
-			t.Logf("start %d resid %.3e step %.3e cond %.2e q %.4f", s.Start, s.Residual, s.Step, s.Condition, s.Q)
-		}
+		t.Logf("local P %v params %v; local Q %v params %v", res.LocalP, res.ParamsP, res.LocalQ, res.ParamsQ)
+		ra, rb := newRefBody(&a), newRefBody(&b)
+		ha, p := ra.support(res.Normal)
+		hb, q := rb.support(res.Normal.Mul(-1))
+		at := a.Pose.Transform()
+		bt := b.Pose.Transform()
+		t.Logf("ref P local %v (h %.12f vs solver %.12f)", at.InvPoint(p), ha, res.Normal.Dot(res.P))
+		t.Logf("ref Q local %v (h %.12f vs solver %.12f)", bt.InvPoint(q), hb, -res.Normal.Dot(res.Q))
+		fa, _ := a.Shape.Residual(res.LocalP)
+		fb, _ := b.Shape.Residual(res.LocalQ)
+		t.Logf("residuals %g %g", fa, fb)
 	}
 }

@@ -47,10 +47,12 @@ type newtonOutcome struct {
 	sys       system // evaluated at x (no Jacobian)
 }
 
-// newton runs damped Newton–Raphson from x0. Steps are capped (a quarter of
-// the smallest semi-axis, or 0.5 rad) and halved while they leave the domain
-// or increase the scaled residual by a lot, so a poor start cannot throw the
-// iterate far away; a singular Jacobian ends the run.
+// newton runs a globalised Newton–Raphson from x0: the full Newton step is
+// tried first (capped to a quarter of the smallest semi-axis, or 0.5 rad) and
+// kept if it reduces the scaled residual; otherwise Levenberg–Marquardt steps
+// with a growing damping take over until one does. Near the solution the
+// damping vanishes and convergence is quadratic; far from it the iterate
+// cannot cycle or jump away. A run that cannot reduce the residual ends.
 func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOutcome {
 	opt := &sv.opt
 	L := charLength(pr)
@@ -70,7 +72,16 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 		maxStep = 0.5
 		tol = opt.Tol * invL // angles: Tol is in length units
 	}
+	// Row weights of the scaled least-squares problem.
+	var w [6]float64
+	for i := 0; i < n; i++ {
+		w[i] = 1
+	}
+	w[2], w[3] = invL, invL
+	mu := 0.0
+	var trial system
 	for it := 1; it <= opt.MaxIter; it++ {
+		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
 			break
 		}
@@ -78,23 +89,29 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 		for i := 0; i < n; i++ {
 			rhs[i] = -sys.phi[i]
 		}
-		dx, cond, ok := solve(&sys.jac, &rhs, n)
-		if !ok {
-			out.iters = it
-			break
-		}
-		norm := 0.0
-		for i := 0; i < n; i++ {
-			norm = math.Max(norm, math.Abs(dx[i]))
-		}
-		alpha := 1.0
-		if norm > maxStep {
-			alpha = maxStep / norm
-		}
 		var xn [6]float64
 		accepted := false
-		var trial system
-		for h := 0; h < 12; h++ {
+		var step, cond float64
+		for try := 0; try < 10; try++ {
+			var dx [6]float64
+			var ok bool
+			if mu == 0 {
+				dx, cond, ok = solve(&sys.jac, &rhs, n)
+			} else {
+				dx, ok = lmStep(&sys.jac, &sys.phi, &w, n, mu)
+			}
+			if !ok {
+				mu = nextMu(mu, &sys.jac, &w, n)
+				continue
+			}
+			norm := 0.0
+			for i := 0; i < n; i++ {
+				norm = math.Max(norm, math.Abs(dx[i]))
+			}
+			alpha := 1.0
+			if norm > maxStep {
+				alpha = maxStep / norm
+			}
 			xn = x
 			for i := 0; i < n; i++ {
 				xn[i] += alpha * dx[i]
@@ -105,21 +122,24 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 			}
 			if trial.eval(m, pr, &xn, false) {
 				mn := merit(&trial.phi, n, invL)
-				// Accept growth in the merit only on a full Newton step close
-				// to the solution, where the merit is dominated by rounding.
-				if mn <= cur*(1-1e-4*alpha) || mn < 1e-24 || (h == 0 && mn < 4*cur) {
+				if mn < cur || mn < 1e-28 {
 					accepted = true
+					step = alpha * norm
 					break
 				}
 			}
-			alpha *= 0.5
+			mu = nextMu(mu, &sys.jac, &w, n)
 		}
-		out.iters = it
 		if !accepted {
 			break
 		}
 		x = xn
-		step := alpha * norm
+		if mu > 0 {
+			mu *= 0.1
+			if mu < 1e-12 {
+				mu = 0
+			}
+		}
 		if !sys.eval(m, pr, &x, true) {
 			break
 		}
@@ -128,11 +148,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 			st := TraceStep{Start: start, Q: x, P: sys.P, Qw: sys.Q, Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
-		if step <= tol && cur < 1e-16 {
-			out.converged = true
-			break
-		}
-		if cur < 1e-30 {
+		if (step <= tol && cur < 1e-16) || cur < 1e-30 {
 			out.converged = true
 			break
 		}
@@ -141,4 +157,48 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 	sys.eval(m, pr, &x, false)
 	out.sys = *sys
 	return out
+}
+
+// nextMu grows the Levenberg–Marquardt damping, starting from a small
+// fraction of the largest diagonal entry of JᵀJ.
+func nextMu(mu float64, J *[6][6]float64, w *[6]float64, n int) float64 {
+	if mu > 0 {
+		return mu * 10
+	}
+	d := 0.0
+	for j := 0; j < n; j++ {
+		s := 0.0
+		for i := 0; i < n; i++ {
+			v := w[i] * J[i][j]
+			s += v * v
+		}
+		d = math.Max(d, s)
+	}
+	if !(d > 0) {
+		d = 1
+	}
+	return 1e-4 * d
+}
+
+// lmStep solves (JᵀWJ + μ·I)·dx = −JᵀW·Φ with row weights w.
+func lmStep(J *[6][6]float64, phi *[6]float64, w *[6]float64, n int, mu float64) ([6]float64, bool) {
+	var A [6][6]float64
+	var g [6]float64
+	for j := 0; j < n; j++ {
+		for k := 0; k < n; k++ {
+			s := 0.0
+			for i := 0; i < n; i++ {
+				s += w[i] * w[i] * J[i][j] * J[i][k]
+			}
+			A[j][k] = s
+		}
+		A[j][j] += mu
+		s := 0.0
+		for i := 0; i < n; i++ {
+			s += w[i] * w[i] * J[i][j] * phi[i]
+		}
+		g[j] = -s
+	}
+	dx, _, ok := solve(&A, &g, n)
+	return dx, ok
 }

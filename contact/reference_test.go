@@ -44,17 +44,18 @@ func (r *refBody) support(n geom.Vec3) (float64, geom.Vec3) {
 // when given, else from the best grid sample; it updates hint.
 func (r *refBody) supportHint(n geom.Vec3, hint *[2]float64) (float64, geom.Vec3) {
 	nl := r.t.InvDir(n)
-	var p1, p2 float64
-	if hint != nil && !math.IsNaN(hint[0]) {
-		p1, p2 = hint[0], hint[1]
-	} else {
-		bi, bv := 0, math.Inf(-1)
-		for i, x := range r.grid {
-			if v := nl.Dot(x); v > bv {
-				bi, bv = i, v
-			}
+	// Start from the best grid sample, or from the hint when it is better:
+	// on box-like shapes the support jumps between corners, so a hint alone
+	// could leave the search at a stale corner.
+	bi, bv := 0, math.Inf(-1)
+	for i, x := range r.grid {
+		if v := nl.Dot(x); v > bv {
+			bi, bv = i, v
 		}
-		p1, p2 = r.prm[bi][0], r.prm[bi][1]
+	}
+	p1, p2 := r.prm[bi][0], r.prm[bi][1]
+	if hint != nil && !math.IsNaN(hint[0]) && nl.Dot(r.s.Point(hint[0], hint[1])) > bv {
+		p1, p2 = hint[0], hint[1]
 	}
 	f := func(p1, p2 float64) float64 { return nl.Dot(r.s.Point(p1, p2)) }
 	// Compass search on the parameters: slow but robust at the corners of
@@ -78,6 +79,36 @@ func (r *refBody) supportHint(n geom.Vec3, hint *[2]float64) (float64, geom.Vec3
 		}
 		if !improved {
 			h1, h2 = h1/2, h2/2
+		}
+	}
+	// Near a pole p1 is degenerate and the compass search above cannot move
+	// the point off the pole in the right azimuth; search there again in the
+	// pole's own chart (ξ, η) = δ·(cos p1, sin p1), δ = π/2 − |p2|.
+	for _, pole := range [2]float64{1, -1} {
+		if pole*p2 < math.Pi/2-0.3 {
+			continue
+		}
+		at := func(xi, eta float64) (float64, float64, float64) {
+			d := math.Hypot(xi, eta)
+			q1 := math.Atan2(eta, xi)
+			q2 := pole * (math.Pi/2 - d)
+			return f(q1, q2), q1, q2
+		}
+		dd := math.Pi/2 - pole*p2
+		xi, eta := dd*math.Cos(p1), dd*math.Sin(p1)
+		for h := 0.05; h > 1e-14; {
+			improved := false
+			for _, d := range [8][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+				v, q1, q2 := at(xi+d[0]*h, eta+d[1]*h)
+				if v > best {
+					best, p1, p2, improved = v, q1, q2, true
+					xi, eta = xi+d[0]*h, eta+d[1]*h
+					break
+				}
+			}
+			if !improved {
+				h /= 2
+			}
 		}
 	}
 	// Newton polish on the 2D stationarity conditions n·X1 = n·X2 = 0, kept
@@ -130,7 +161,7 @@ func refSignedDistance(a, b *geom.Body) (sd float64, nBest geom.Vec3) {
 		g float64
 		n geom.Vec3
 	}
-	const nd = 500
+	const nd = 300
 	cands := make([]cand, 0, nd)
 	ga := math.Pi * (3 - math.Sqrt(5))
 	for i := 0; i < nd; i++ {

@@ -76,9 +76,12 @@ type candidate struct {
 	converged bool
 }
 
-const (
-	kindNone = iota
-)
+// fallbackOrder lists the schemes that recover a failed scheme.
+var fallbackOrder = [3][2]Method{
+	Implicit:   {NTB, Parametric},
+	Parametric: {Implicit, NTB},
+	NTB:        {Implicit, Parametric},
+}
 
 func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	var res Result
@@ -128,6 +131,19 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.multiStart(m, &pr, &best, &res)
+	if !best.valid || !best.converged {
+		// Recover with the other schemes from the same seeds: the implicit
+		// scheme is robust on box-like shapes where the parametrisation is
+		// singular, the parametric ones on pointy tips where the implicit
+		// normal turns abruptly.
+		for _, m2 := range fallbackOrder[m] {
+			sv.multiStart(m2, &pr, &best, &res)
+			if best.valid && best.converged {
+				res.Fallback = true
+				break
+			}
+		}
+	}
 	if !best.valid {
 		sv.fail(&pr, &res)
 		return res
@@ -230,6 +246,7 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 		res.Status = MaxIterations
 	}
 	res.Certified = certified && c.converged
+	res.Method = c.method
 }
 
 // fail reports the best cheap estimate when no start produced a valid pair:
