@@ -77,32 +77,93 @@ func quadtreeGuess(pr *pair, levels int, res *Result) (pa, pb [2]float64) {
 }
 
 // approxSupport returns a cheap approximation of the support point of s in
-// local direction n: the ellipsoid's support point pulled radially onto the
-// surface. Newton polishes it; it only has to land in the right basin.
+// local direction n: the closed-form point with normal n of the untapered
+// superellipsoid (thesis eq 9 as corrected in math.md), evaluated on the
+// tapered shape. Exact without taper; with taper Newton polishes it, it only
+// has to land in the right basin.
 func approxSupport(s *geom.Superovoid, n vec) vec {
+	p1, p2 := seNormalParams(s, n)
+	return s.Point(p1, p2)
+}
+
+// seNormalParams returns the parameters of the point of the untapered shape
+// whose normal is n (math.md §1, "point with a given local normal").
+func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
+	e1, e2 := s.Eps[0], s.Eps[1]
+	d1, d2 := 1/(2-e1), 1/(2-e2)
+	ax, ay, az := s.A[0]*n[0], s.A[1]*n[1], s.A[2]*n[2]
+	p1 = math.Atan2(fspow(ay, d1), fspow(ax, d1))
+	if math.Abs(ax) >= math.Abs(ay) {
+		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Cos(p1)), 2-e1), d2), fpow(math.Abs(ax), d2))
+	} else {
+		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Sin(p1)), 2-e1), d2), fpow(math.Abs(ay), d2))
+	}
+	return
+}
+
+// supportPair returns approximate support points of a in direction n and of
+// b in direction −n (world), and the gap estimate n·(Q − P).
+func supportPair(pr *pair, n vec) (lp, lq, P, Q vec, gap float64) {
+	lp = approxSupport(pr.a, pr.ta.InvDir(n))
+	lq = approxSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+	P, Q = pr.ta.Point(lp), pr.tb.Point(lq)
+	return lp, lq, P, Q, n.Dot(Q.Sub(P))
+}
+
+// ellipsoidSupport is the support point of the ellipsoid with the shape's
+// semi-axes in local direction n: a very cheap proxy used to rank directions
+// and climb the gap; the closed form replaces it for the final seeds.
+func ellipsoidSupport(s *geom.Superovoid, n vec) vec {
 	a := s.A
 	x := vec{a[0] * a[0] * n[0], a[1] * a[1] * n[1], a[2] * a[2] * n[2]}
-	l := math.Sqrt(a[0]*a[0]*n[0]*n[0] + a[1]*a[1]*n[1]*n[1] + a[2]*a[2]*n[2]*n[2])
+	l := math.Sqrt(x[0]*n[0] + x[1]*n[1] + x[2]*n[2])
 	if !(l > 0) {
 		return vec{0, 0, a[2]}
 	}
-	x = x.Mul(1 / l)
-	// Radial projection: for a superellipsoid G^(e2/2) is 1-homogeneous, so
-	// dividing by G^(e2/2) = F+1 lands on the surface; with taper it lands close.
-	for i := 0; i < 3; i++ {
-		f, ok := s.Residual(x)
-		if !ok || math.Abs(f) < 1e-12 {
-			break
-		}
-		x = x.Mul(1 / (1 + f))
-	}
-	return x
+	return x.Mul(1 / l)
 }
 
-// multiStart searches common-normal pairs from support seeds over a set of
-// directions: the centres' direction, the current best normal and the six
-// principal directions of each body, tried in order of their estimated gap.
-func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result) {
+// fastGap returns the gap estimate n·(Q − P) and Q − P with ellipsoid supports.
+func fastGap(pr *pair, n vec) (float64, vec) {
+	P := pr.ta.Point(ellipsoidSupport(pr.a, pr.ta.InvDir(n)))
+	Q := pr.tb.Point(ellipsoidSupport(pr.b, pr.tb.InvDir(n.Mul(-1))))
+	d := Q.Sub(P)
+	return n.Dot(d), d
+}
+
+// ascend climbs gap(n) = −h_a(n) − h_b(−n) on the sphere from n (its
+// gradient is Q − P, math.md §3) with cheap ellipsoid supports and step
+// control, then returns the closed-form support seeds at the final
+// direction, and their gap estimate.
+func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
+	g, d := fastGap(pr, n)
+	// Step scale: the gap's curvature on the sphere is about the bodies' size.
+	alpha := 1 / (pr.a.BoundingRadiusFast() + pr.b.BoundingRadiusFast())
+	for i := 0; i < steps; i++ {
+		t := d.Sub(n.Mul(n.Dot(d)))
+		if t.Len() < 1e-9 {
+			break
+		}
+		m := n.Add(t.Mul(alpha)).Normalize()
+		g2, d2 := fastGap(pr, m)
+		if g2 > g {
+			n, g, d = m, g2, d2
+			alpha *= 1.5
+		} else {
+			alpha *= 0.25
+		}
+	}
+	lp, lq, _, _, gs := supportPair(pr, n)
+	return n, lp, lq, gs
+}
+
+// multiStart searches the common-normal pairs from support seeds: the
+// centres' direction, the current best normal and the six principal
+// directions of each body are ranked by their estimated gap, the best few
+// (distinct) are refined by a short ascent of the gap on the sphere, and
+// Newton polishes each from its support pair (math.md §3: the answer is the
+// stationary point with the largest gap).
+func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [16]vec
 	nd := 0
 	add := func(n vec) {
@@ -125,19 +186,23 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result) {
 		add(cb)
 		add(cb.Mul(-1))
 	}
+	// Rank by the gap of the closed-form supports: the ellipsoid proxy is
+	// blind to squareness, which is what makes several basins.
 	var gap [16]float64
 	var lps, lqs [16]vec
 	for i := 0; i < nd; i++ {
-		n := dirs[i]
-		lps[i] = approxSupport(pr.a, pr.ta.InvDir(n))
-		lqs[i] = approxSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
-		gap[i] = n.Dot(pr.tb.Point(lqs[i]).Sub(pr.ta.Point(lps[i])))
+		lps[i], lqs[i], _, _, gap[i] = supportPair(pr, dirs[i])
 	}
-	var tried [16]vec
+	var tried [5]vec
 	nt := 0
-	const maxStarts = 4
+	if seen.Len() > 0 {
+		// The cold guess already solved from this direction.
+		tried[0] = seen
+		nt = 1
+	}
+	const maxStarts = 4 // including the cold guess's direction
+	convex := sv.shapes.pairConvex(pr)
 	for s := 0; s < nd && nt < maxStarts; s++ {
-		// Next-best untried direction.
 		bi := -1
 		for i := 0; i < nd; i++ {
 			if !math.IsInf(gap[i], -1) && (bi < 0 || gap[i] > gap[bi]) {
@@ -147,11 +212,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result) {
 		if bi < 0 {
 			break
 		}
-		n := dirs[bi]
 		gap[bi] = math.Inf(-1)
+		n := dirs[bi]
 		dup := false
 		for j := 0; j < nt; j++ {
-			if tried[j].Dot(n) > 0.97 {
+			if tried[j].Dot(n) > 0.9 { // within about 25°: same basin, most likely
 				dup = true
 				break
 			}
@@ -162,11 +227,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result) {
 		tried[nt] = n
 		nt++
 		x0 := sv.startFromPoints(m, pr, lps[bi], lqs[bi])
-		c := sv.solveFrom(m, pr, x0, res)
+		c := sv.solveFrom(m, pr, x0, res, maxIter)
 		if better(&c, best) {
 			*best = c
 		}
-		if best.valid && best.converged && best.separated && sv.shapes.pairConvex(pr) {
+		if best.valid && best.converged && best.separated && convex {
 			return
 		}
 	}

@@ -53,13 +53,15 @@ type newtonOutcome struct {
 // with a growing damping take over until one does. Near the solution the
 // damping vanishes and convergence is quadratic; far from it the iterate
 // cannot cycle or jump away. A run that cannot reduce the residual ends.
-func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOutcome {
+func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter int) newtonOutcome {
 	opt := &sv.opt
 	L := charLength(pr)
 	invL := 1 / L
 	x := x0
 	var out newtonOutcome
-	sys := &sv.sys
+	// Two buffers: the trial iterate is evaluated with its Jacobian, so an
+	// accepted step needs no second evaluation.
+	sys, trial := &sv.sys, &sv.trial
 	if !sys.eval(m, pr, &x, true) {
 		out.x = x
 		return out
@@ -79,8 +81,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 	}
 	w[2], w[3] = invL, invL
 	mu := 0.0
-	var trial system
-	for it := 1; it <= opt.MaxIter; it++ {
+	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
 			break
@@ -120,7 +121,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 				xn[0], xn[1] = wrapParams(xn[0], xn[1])
 				xn[2], xn[3] = wrapParams(xn[2], xn[3])
 			}
-			if trial.eval(m, pr, &xn, false) {
+			if trial.eval(m, pr, &xn, !opt.FiniteDiff) {
 				mn := merit(&trial.phi, n, invL)
 				if mn < cur || mn < 1e-28 {
 					accepted = true
@@ -134,27 +135,27 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int) newtonOut
 			break
 		}
 		x = xn
+		sys, trial = trial, sys
 		if mu > 0 {
 			mu *= 0.1
 			if mu < 1e-12 {
 				mu = 0
 			}
 		}
-		if !sys.eval(m, pr, &x, true) {
-			break
-		}
 		cur = merit(&sys.phi, n, invL)
 		if opt.Trace != nil {
 			st := TraceStep{Start: start, Q: x, P: sys.P, Qw: sys.Q, Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
-		if (step <= tol && cur < 1e-16) || cur < 1e-30 {
+		// Converged when the step is below tolerance, or when the residual
+		// is so small (|Φ| < 1e-12) that the quadratic next step would be
+		// below rounding anyway.
+		if (step <= tol && cur < 1e-16) || cur < 1e-24 {
 			out.converged = true
 			break
 		}
 	}
 	out.x = x
-	sys.eval(m, pr, &x, false)
 	out.sys = *sys
 	return out
 }

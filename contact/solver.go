@@ -12,6 +12,7 @@ import (
 type Solver struct {
 	opt    Options
 	sys    system
+	trial  system
 	shapes shapeCache
 }
 
@@ -108,7 +109,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	var best candidate
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
 		x0 := sv.startFromLocal(m, &pr, prev.LocalP, prev.LocalQ, prev.ParamsP, prev.ParamsQ)
-		c := sv.solveFrom(m, &pr, x0, &res)
+		c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
 		if c.valid && c.converged {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
@@ -120,8 +121,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		}
 	}
 	// Cold: the configured initial guess first.
-	x0 := sv.coldGuess(m, &pr, &res)
-	c := sv.solveFrom(m, &pr, x0, &res)
+	x0, seen := sv.coldGuess(m, &pr, &res)
+	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
 	if c.valid && c.converged && c.separated && convex {
 		sv.finish(&pr, &c, true, &res)
 		return res
@@ -130,17 +131,31 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// Overlapping, non-convex or failed: the answer must be the global one,
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
-	sv.multiStart(m, &pr, &best, &res)
+	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
 	if !best.valid || !best.converged {
 		// Recover with the other schemes from the same seeds: the implicit
 		// scheme is robust on box-like shapes where the parametrisation is
 		// singular, the parametric ones on pointy tips where the implicit
 		// normal turns abruptly.
 		for _, m2 := range fallbackOrder[m] {
-			sv.multiStart(m2, &pr, &best, &res)
+			sv.multiStart(m2, &pr, &best, &res, vec{}, sv.opt.MaxIter)
 			if best.valid && best.converged {
 				res.Fallback = true
 				break
+			}
+		}
+	}
+	if !best.valid || !best.converged {
+		// Last resort for pointy untapered shapes: climb the gap over
+		// directions with exact supports.
+		n := pr.tb.T.Sub(pr.ta.T)
+		if best.valid {
+			n = best.nP
+		}
+		if n.Len() > 0 {
+			if c, ok := sv.supportRefine(&pr, n.Normalize(), &res); ok && better(&c, &best) {
+				best = c
+				res.Fallback = true
 			}
 		}
 	}
@@ -176,10 +191,15 @@ func better(c, cur *candidate) bool {
 	return c.sd > cur.sd
 }
 
+// exploreIter caps the iterations of the extra starts of a multi-start: a
+// start that has not converged by then is abandoned (Newton from a good seed
+// converges in 3 to 6 iterations).
+const exploreIter = 12
+
 // solveFrom runs Newton from x0 and classifies the outcome.
-func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result) candidate {
+func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) candidate {
 	res.Starts++
-	o := sv.newton(m, pr, x0, res.Starts-1)
+	o := sv.newton(m, pr, x0, res.Starts-1, maxIter)
 	res.Iterations += o.iters
 	return sv.classify(m, pr, &o)
 }
@@ -289,12 +309,21 @@ func (sv *Solver) startFromPoints(m Method, pr *pair, lp, lq vec) [6]float64 {
 	return [6]float64{a1, a2, b1, b2}
 }
 
-// coldGuess runs the configured initial guess and records its seeds.
-func (sv *Solver) coldGuess(m Method, pr *pair, res *Result) [6]float64 {
+// coldGuess runs the configured initial guess and records its seeds. For
+// the support guess it also returns the direction it climbed to.
+func (sv *Solver) coldGuess(m Method, pr *pair, res *Result) ([6]float64, vec) {
 	res.UsedGuess = sv.opt.Guess
+	if sv.opt.Guess == Support {
+		c := pr.tb.T.Sub(pr.ta.T)
+		if c.Len() == 0 {
+			c = vec{0, 0, 1}
+		}
+		n, lp, lq, _ := ascend(pr, c.Normalize(), 10)
+		return sv.startFromPoints(m, pr, lp, lq), n
+	}
 	if sv.opt.Guess == Octree {
 		if lp, lq, ok := sv.octreeGuess(pr, res); ok {
-			return sv.startFromPoints(m, pr, lp, lq)
+			return sv.startFromPoints(m, pr, lp, lq), vec{}
 		}
 	}
 	res.UsedGuess = Quadtree
@@ -302,7 +331,7 @@ func (sv *Solver) coldGuess(m Method, pr *pair, res *Result) [6]float64 {
 	if m == Implicit {
 		lp := pr.a.Point(pa[0], pa[1])
 		lq := pr.b.Point(pb[0], pb[1])
-		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}, vec{}
 	}
-	return [6]float64{pa[0], pa[1], pb[0], pb[1]}
+	return [6]float64{pa[0], pa[1], pb[0], pb[1]}, vec{}
 }

@@ -97,3 +97,12 @@ func (b *Body) WorldAABB() AABB {
 func (b *Body) BoundingSphere() (Vec3, float64) {
 	return b.Pose.Position, b.Shape.BoundingRadius()
 }
+
+// BoundingRadiusFast returns a cheap upper bound of the distance of any
+// point of the shape from its local origin: the taper can widen a section by
+// at most 1+|t|, so the box (a1·(1+|tx|), a2·(1+|ty|), a3) bounds the body.
+func (s *Superovoid) BoundingRadiusFast() float64 {
+	x := s.A[0] * (1 + math.Abs(s.Taper[0]))
+	y := s.A[1] * (1 + math.Abs(s.Taper[1]))
+	return math.Sqrt(x*x + y*y + s.A[2]*s.A[2])
+}

@@ -102,7 +102,7 @@ func (s *Superovoid) ResidualHessian(p Vec3, withHess bool) (Implicit, bool) {
 		return r, false
 	}
 	h := s.Eps[1] / 2
-	gh := math.Pow(r.G, h)
+	gh := math.Exp(h * math.Log(r.G))
 	kappa := h * gh / r.G
 	out := Implicit{G: gh - 1, Grad: r.Grad.Mul(kappa)}
 	if withHess {
@@ -156,29 +156,32 @@ func (s *Superovoid) eval(pt Vec3, withHess bool) (Implicit, bool) {
 	c := q
 	ux, vy := 1/(a1*cx), 1/(a2*cy)
 	u, v := pt[0]*ux, pt[1]*vy
-	lu, lv, lw := flog(u), flog(v), flog(w)
+	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
+	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
 	su, sv, sw := sgn(u), sgn(v), sgn(w)
 	ls := logAddExp(p*lu, p*lv)
-	Uh := math.Exp(p*lu - ls) // U/s
+	Uh := math.Exp(p*lu - ls) // U/s, in [0, 1]
 	Vh := math.Exp(p*lv - ls) // V/s
 	S := math.Exp(m * ls)     // s^m
 	W := math.Exp(q * lw)     // |w|^q
 	r.G = S + W
-	fUd := su * math.Exp((m-1)*ls+(p-1)*lu)
-	fVd := sv * math.Exp((m-1)*ls+(p-1)*lv)
+	// f·spow(u, p−1) = s^(m−1)·U/|u|·sign(u) = S·Û/|u|·sign(u): no further
+	// exponentials, and it underflows gracefully to the true limit 0.
+	fUd := su * S * Uh / au
+	fVd := sv * S * Vh / av
 	Kh := Uh*tx/cx + Vh*ty/cy // K/s
-	Wd := sw * math.Exp((q-1)*lw)
+	Wd := sw * W / aw
 	r.Grad = Vec3{c * fUd * ux, c * fVd * vy, c / a3 * (Wd - S*Kh)}
 	if withHess {
-		fUr := math.Exp((m-1)*ls + (p-2)*lu)
-		fVr := math.Exp((m-1)*ls + (p-2)*lv)
+		fUr := S * Uh / (au * au) // f·|u|^(p−2)
+		fVr := S * Vh / (av * av)
 		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
 		hxx := c * ux * ux * fUr * ((m-1)*p*Uh + p - 1)
 		hyy := c * vy * vy * fVr * ((m-1)*p*Vh + p - 1)
-		hxy := c * ux * vy * (m - 1) * p * su * sv * math.Exp((m-2)*ls+(p-1)*(lu+lv))
+		hxy := c * ux * vy * (m - 1) * p * su * sv * S * Uh * Vh / (au * av)
 		hxz := -c * ux * p / a3 * fUd * ((m-1)*Kh + tx/cx)
 		hyz := -c * vy * p / a3 * fVd * ((m-1)*Kh + ty/cy)
-		hzz := c / (a3 * a3) * ((q-1)*math.Exp((q-2)*lw) + S*((m-1)*p*Kh*Kh+(p+1)*Lh))
+		hzz := c / (a3 * a3) * ((q-1)*W/(aw*aw) + S*((m-1)*p*Kh*Kh+(p+1)*Lh))
 		r.Hess = Mat3{hxx, hxy, hxz, hxy, hyy, hyz, hxz, hyz, hzz}
 	}
 	if math.IsInf(r.G, 0) || math.IsNaN(r.G) || !finite3(r.Grad) {

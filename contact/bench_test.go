@@ -1,0 +1,102 @@
+package contact
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+func paperPairs(n int, seed uint64) [][2]geom.Body {
+	r := rand.New(rand.NewPCG(seed, 7))
+	out := make([][2]geom.Body, n)
+	for i := range out {
+		a, b := battery(r, 0)
+		out[i] = [2]geom.Body{a, b}
+	}
+	return out
+}
+
+func benchMethod(b *testing.B, m Method) {
+	pairs := paperPairs(1000, 1)
+	opt := DefaultOptions()
+	opt.Method = m
+	sv := NewSolver(opt)
+	for i := range pairs { // warm the per-shape cache: shape analysis is not part of a query
+		sv.Query(&pairs[i][0], &pairs[i][1])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pairs[i%len(pairs)]
+		sv.Query(&p[0], &p[1])
+	}
+}
+
+func BenchmarkQueryImplicit(b *testing.B)   { benchMethod(b, Implicit) }
+func BenchmarkQueryParametric(b *testing.B) { benchMethod(b, Parametric) }
+func BenchmarkQueryNTB(b *testing.B)        { benchMethod(b, NTB) }
+
+func BenchmarkQueryWarm(b *testing.B) {
+	pairs := paperPairs(200, 2)
+	opt := DefaultOptions()
+	sv := NewSolver(opt)
+	prev := make([]Result, len(pairs))
+	for i := range pairs {
+		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(pairs)
+		p := &pairs[k]
+		// a small motion per frame, as in an animation
+		p[1].Pose.Position[0] += 1e-3 * (r.Float64() - 0.5)
+		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
+	}
+}
+
+// TestLatencyDistribution prints median and p99 of cold queries (not an
+// assertion: timing targets are measured, never asserted).
+func TestLatencyDistribution(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing report only")
+	}
+	pairs := paperPairs(2000, 5)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		sv := NewSolver(opt)
+		for i := range pairs {
+			sv.Query(&pairs[i][0], &pairs[i][1])
+		}
+		ts := make([]float64, len(pairs))
+		var sepT, ovlT []float64
+		iters, fb, starts := 0, 0, 0
+		for i := range pairs {
+			t0 := time.Now()
+			r := sv.Query(&pairs[i][0], &pairs[i][1])
+			ts[i] = float64(time.Since(t0).Nanoseconds()) / 1e3
+			iters += r.Iterations
+			starts += r.Starts
+			if r.Fallback {
+				fb++
+			}
+			if r.Distance > 0 {
+				sepT = append(sepT, ts[i])
+			} else {
+				ovlT = append(ovlT, ts[i])
+			}
+		}
+		sort.Float64s(sepT)
+		sort.Float64s(ovlT)
+		if len(sepT) > 0 && len(ovlT) > 0 {
+			t.Logf("%v: separated %d median %.2f µs; overlapping %d median %.2f µs; mean starts %.2f", m, len(sepT), sepT[len(sepT)/2], len(ovlT), ovlT[len(ovlT)/2], float64(starts)/float64(len(pairs)))
+		}
+		sort.Float64s(ts)
+		t.Logf("%v: median %.2f µs p99 %.2f µs max %.1f; mean iterations %.2f; fallbacks %d", m, ts[len(ts)/2], ts[len(ts)*99/100], ts[len(ts)-1], float64(iters)/float64(len(pairs)), fb)
+	}
+}

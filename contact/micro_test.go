@@ -1,0 +1,50 @@
+package contact
+
+import (
+	"testing"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+func BenchmarkEvalImplicitJac(b *testing.B) {
+	pairs := paperPairs(1, 1)
+	p := pairs[0]
+	pr := pair{a: &p[0].Shape, b: &p[1].Shape, ta: p[0].Pose.Transform(), tb: p[1].Pose.Transform()}
+	x := [6]float64{0.3, 0.5, 0.4, 0.2, -0.6, 0.3}
+	var s system
+	for i := 0; i < b.N; i++ {
+		s.eval(Implicit, &pr, &x, true)
+	}
+}
+
+func BenchmarkResidualHessian(b *testing.B) {
+	s := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.7}, Taper: [2]float64{0.1, 0.2}}
+	x := geom.Vec3{0.3, 0.5, 0.4}
+	for i := 0; i < b.N; i++ {
+		s.ResidualHessian(x, true)
+	}
+}
+
+func BenchmarkQuadtree(b *testing.B) {
+	pairs := paperPairs(1, 1)
+	p := pairs[0]
+	pr := pair{a: &p[0].Shape, b: &p[1].Shape, ta: p[0].Pose.Transform(), tb: p[1].Pose.Transform()}
+	var res Result
+	for i := 0; i < b.N; i++ {
+		quadtreeGuess(&pr, 6, &res)
+	}
+}
+
+func BenchmarkSolve6(b *testing.B) {
+	var J [6][6]float64
+	for i := range J {
+		for j := range J {
+			J[i][j] = float64((i*7+j*3)%11) + 0.1
+		}
+		J[i][i] += 10
+	}
+	r := [6]float64{1, 2, 3, 4, 5, 6}
+	for i := 0; i < b.N; i++ {
+		solve(&J, &r, 6)
+	}
+}
