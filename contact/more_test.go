@@ -1,0 +1,253 @@
+package contact
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// The analytical Jacobian of every scheme matches central differences of
+// its own residual at random iterates near the surfaces.
+func TestAnalyticalJacobianMatchesFiniteDifferences(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	checked := 0
+	for i := 0; i < 300; i++ {
+		a, b := battery(r, 0)
+		a.Shape.Taper = [2]float64{0.8*r.Float64() - 0.4, 0.8*r.Float64() - 0.4}
+		pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
+		for _, m := range allMethods {
+			var x [6]float64
+			p1, p2 := -3+6*r.Float64(), -1.3+2.6*r.Float64()
+			q1, q2 := -3+6*r.Float64(), -1.3+2.6*r.Float64()
+			if m == Implicit {
+				lp := a.Shape.Point(p1, p2).Mul(0.9 + 0.2*r.Float64())
+				lq := b.Shape.Point(q1, q2).Mul(0.9 + 0.2*r.Float64())
+				x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+			} else {
+				x = [6]float64{p1, p2, q1, q2}
+			}
+			var s, fd system
+			if !s.eval(m, &pr, &x, true) {
+				continue
+			}
+			fd = s
+			// Householder's σ branch flips where n_x changes sign; skip
+			// iterates next to that switch, where differences straddle it.
+			g := s.gFb
+			if m == Parametric {
+				g = s.tQ
+			}
+			if math.Abs(g[0]) < 1e-3*g.Len() {
+				continue
+			}
+			if !fd.fdJacobian(m, &pr, &x) {
+				continue
+			}
+			for row := 0; row < s.n; row++ {
+				scale := 0.0
+				for c := 0; c < s.n; c++ {
+					scale = math.Max(scale, math.Abs(s.jac[row][c]))
+				}
+				for c := 0; c < s.n; c++ {
+					if math.Abs(s.jac[row][c]-fd.jac[row][c]) > 1e-5*math.Max(1, scale) {
+						t.Fatalf("%v: J[%d][%d] analytical %v, differences %v (x %v)", m, row, c, s.jac[row][c], fd.jac[row][c], x)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("only %d Jacobians checked", checked)
+	}
+}
+
+// The finite-difference Jacobian option (paper 000's choice) reaches the
+// same answers.
+func TestFiniteDifferenceOptionAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 60; i++ {
+		a, b := battery(r, 0)
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			ra := Query(&a, &b, &opt)
+			opt.FiniteDiff = true
+			rf := Query(&a, &b, &opt)
+			if math.Abs(ra.Distance-rf.Distance) > 1e-8 {
+				t.Errorf("%v pair %d: analytical %v, finite differences %v", m, i, ra.Distance, rf.Distance)
+			}
+		}
+	}
+}
+
+// A warm start from the previous frame gives the same answer as a cold query.
+func TestWarmStartMatchesCold(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	sv := NewSolver(DefaultOptions())
+	for i := 0; i < 40; i++ {
+		a, b := battery(r, 0)
+		prev := sv.Query(&a, &b)
+		for step := 0; step < 20; step++ {
+			b.Pose.Position = b.Pose.Position.Add(geom.Vec3{0.004 * (r.Float64() - 0.5), -0.002, 0.003 * (r.Float64() - 0.5)})
+			q := b.Pose.Orientation
+			b.Pose.Orientation = q.Mul(geom.Quat{W: 1, V: geom.Vec3{0.01, 0, 0.005}}).Normalize()
+			warm := sv.QueryWarm(&a, &b, &prev)
+			cold := sv.Query(&a, &b)
+			if warm.Status != Converged || math.Abs(warm.Distance-cold.Distance) > 1e-9 {
+				// An overlap answer tracked from the last frame may be a local
+				// MTD that is no longer the global one: it must say so.
+				if warm.Distance < 0 && !warm.Certified && warm.Distance < cold.Distance {
+					continue
+				}
+				t.Fatalf("pair %d step %d: warm %v (%v), cold %v", i, step, warm.Distance, warm.Status, cold.Distance)
+			}
+			prev = warm
+		}
+	}
+}
+
+// Steady-state queries allocate nothing: cold, warm, and a world update.
+func TestNoAllocations(t *testing.T) {
+	pairs := paperPairs(20, 9)
+	sv := NewSolver(DefaultOptions())
+	for i := range pairs {
+		sv.Query(&pairs[i][0], &pairs[i][1])
+	}
+	k := 0
+	if n := testing.AllocsPerRun(200, func() {
+		p := &pairs[k%len(pairs)]
+		k++
+		sv.Query(&p[0], &p[1])
+	}); n != 0 {
+		t.Errorf("cold query allocates %v times", n)
+	}
+	prev := sv.Query(&pairs[0][0], &pairs[0][1])
+	if n := testing.AllocsPerRun(200, func() { prev = sv.QueryWarm(&pairs[0][0], &pairs[0][1], &prev) }); n != 0 {
+		t.Errorf("warm query allocates %v times", n)
+	}
+	bodies := make([]geom.Body, 0, 40)
+	for i := range pairs {
+		bodies = append(bodies, pairs[i][0], pairs[i][1])
+	}
+	for i := range bodies {
+		bodies[i].Pose.Position[0] += 3 * float64(i/2)
+	}
+	w := NewWorld(DefaultOptions(), 0.5)
+	w.Update(bodies)
+	if n := testing.AllocsPerRun(50, func() { w.Update(bodies) }); n != 0 {
+		t.Errorf("world update allocates %v times", n)
+	}
+}
+
+// Invalid input never panics and never produces a NaN.
+func TestInvalidInputFailsCleanly(t *testing.T) {
+	good := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
+	bads := []geom.Body{
+		{Shape: geom.Superovoid{A: [3]float64{1, math.NaN(), 1}, Eps: [2]float64{1, 1}}, Pose: geom.Identity()},
+		{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{3, 1}}, Pose: geom.Identity()},
+		{Shape: geom.Sphere(1), Pose: geom.Pose{Orientation: geom.Quat{W: 0.3}}},
+		{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{math.Inf(1), 0, 0}, Orientation: geom.Quat{W: 1}}},
+	}
+	opt := DefaultOptions()
+	for i, b := range bads {
+		r := Query(&good, &b, &opt)
+		if r.Status != Failed || math.IsNaN(r.Distance) {
+			t.Errorf("bad body %d: status %v distance %v", i, r.Status, r.Distance)
+		}
+		p := PointDistance(&b, geom.Vec3{1, 2, 3})
+		if p.Status != Failed || math.IsNaN(p.Distance) {
+			t.Errorf("bad body %d point distance: %+v", i, p)
+		}
+	}
+	// Concentric identical bodies: a valid overlap, not a NaN.
+	r := Query(&good, &good, &opt)
+	if math.IsNaN(r.Distance) || r.Distance > -1.9 {
+		t.Errorf("concentric spheres: %v (%v)", r.Distance, r.Status)
+	}
+}
+
+func TestPointDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	// Sphere: closed form.
+	for i := 0; i < 200; i++ {
+		rad := 0.3 + r.Float64()
+		b := geom.Body{Shape: geom.Sphere(rad), Pose: geom.Pose{Position: geom.Vec3{1, 2, 3}, Orientation: randQuat(r)}}
+		x := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(1.5).Add(b.Pose.Position)
+		got := PointDistance(&b, x)
+		want := x.Sub(b.Pose.Position).Len() - rad
+		if got.Status != Converged || math.Abs(got.Distance-want) > 1e-10 {
+			t.Fatalf("sphere: got %+v want %v", got, want)
+		}
+	}
+	// General shapes: no denser-sampled surface point may be closer, and
+	// the closest point lies on the surface.
+	for i := 0; i < 60; i++ {
+		s := geom.Superovoid{A: [3]float64{0.3 + 1.7*r.Float64(), 0.3 + 1.7*r.Float64(), 0.3 + 1.7*r.Float64()},
+			Eps: [2]float64{0.2 + 1.6*r.Float64(), 0.2 + 1.6*r.Float64()}, Taper: [2]float64{r.Float64() - 0.5, r.Float64() - 0.5}}
+		b := geom.Body{Shape: s, Pose: geom.Pose{Orientation: randQuat(r)}}
+		x := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(1.2)
+		got := PointDistance(&b, x)
+		if got.Status != Converged {
+			t.Fatalf("shape %+v point %v: %v", s, x, got.Status)
+		}
+		ref := newRefBody(&b)
+		minD := math.Inf(1)
+		for _, p := range ref.grid {
+			minD = math.Min(minD, ref.t.Point(p).Sub(x).Len())
+		}
+		if math.Abs(got.Distance) > minD+1e-12 {
+			t.Errorf("shape %+v point %v: |distance| %v exceeds the nearest of dense samples %v", s, x, got.Distance, minD)
+		}
+		// The answer is a real surface point at that distance (the angle-
+		// centre samples are too uneven on box-like shapes to bound it
+		// from below).
+		cl := b.Pose.ToLocal(got.Closest)
+		if f, _ := s.Residual(cl); math.Abs(f) > 1e-9 {
+			t.Errorf("closest point off the surface by %g", f)
+		}
+		if math.Abs(got.Closest.Sub(x).Len()-math.Abs(got.Distance)) > 1e-12 {
+			t.Errorf("distance %v but |x - closest| = %v", got.Distance, got.Closest.Sub(x).Len())
+		}
+	}
+}
+
+func TestBroadPhaseMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	bodies := make([]geom.Body, 30)
+	for i := range bodies {
+		bodies[i] = geom.Body{Shape: geom.Sphere(0.2 + 0.3*r.Float64()), Pose: geom.Pose{Position: geom.Vec3{4 * r.Float64(), 4 * r.Float64(), 4 * r.Float64()}, Orientation: randQuat(r)}}
+	}
+	w := NewWorld(DefaultOptions(), 0.3)
+	got := map[PairKey]bool{}
+	for _, k := range w.Candidates(bodies) {
+		got[k] = true
+	}
+	n := 0
+	for i := range bodies {
+		for j := i + 1; j < len(bodies); j++ {
+			bi, bj := bodies[i].WorldAABB().Expand(0.15), bodies[j].WorldAABB().Expand(0.15)
+			if bi.Overlaps(bj) != got[PairKey{i, j}] {
+				t.Errorf("pair %d,%d: brute force %v, sweep %v", i, j, bi.Overlaps(bj), got[PairKey{i, j}])
+			}
+			if bi.Overlaps(bj) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("test scene has no candidate pairs")
+	}
+	res := w.Update(bodies)
+	if len(res) != n {
+		t.Fatalf("Update answered %d pairs, want %d", len(res), n)
+	}
+	for _, pr := range res {
+		want := bodies[pr.J].Pose.Position.Sub(bodies[pr.I].Pose.Position).Len() - bodies[pr.I].Shape.A[0] - bodies[pr.J].Shape.A[0]
+		if math.Abs(pr.Result.Distance-want) > 1e-9 {
+			t.Errorf("pair %v: %v want %v", pr.PairKey, pr.Result.Distance, want)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// PointResult is the distance from a point to a body's surface.
+type PointResult struct {
+	// Distance is signed: > 0 outside, < 0 inside.
+	Distance float64
+	Closest  geom.Vec3 // closest surface point, world
+	Normal   geom.Vec3 // outward unit normal there
+	Status   Status
+}
+
+// PointDistance returns the exact signed Euclidean distance from world point
+// x to the surface of b. It solves x_s on the surface with (x − x_s) along
+// the normal (Newton on 3 unknowns, Householder tangents) from several seeds
+// and keeps the nearest solution, so points inside near the medial axis are
+// answered correctly too.
+func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
+	var out PointResult
+	if b.Validate() != nil || math.IsNaN(x[0]+x[1]+x[2]) || math.IsInf(x[0]+x[1]+x[2], 0) {
+		out.Status = Failed
+		return out
+	}
+	t := b.Pose.Transform()
+	s := &b.Shape
+	xl := t.InvPoint(x)
+	best := math.Inf(1)
+	var bestP vec
+	conv := false
+	try := func(seed vec) {
+		p, ok := projectPoint(s, xl, seed)
+		if !ok {
+			return
+		}
+		if d := p.Sub(xl).Len(); d < best {
+			best, bestP, conv = d, p, true
+		}
+	}
+	// Seeds: the radial projection, and the support points of the direction
+	// of x and of the six axes (for points deep inside).
+	if r := xl.Len(); r > 0 {
+		f, ok := s.Residual(xl)
+		if ok {
+			try(xl.Mul(1 / (1 + f)))
+		}
+		try(approxSupport(s, xl.Mul(1/r)))
+	}
+	for k := 0; k < 3; k++ {
+		try(approxSupport(s, unitBasis[k]))
+		try(approxSupport(s, unitBasis[k].Mul(-1)))
+	}
+	if !conv {
+		// Pointy tips (e near 2) defeat the normal condition; minimise the
+		// distance over the parameters instead.
+		if p, ok := nearestParametric(s, xl); ok {
+			best, bestP, conv = p.Sub(xl).Len(), p, true
+		}
+	}
+	if !conv {
+		out.Status = Failed
+		out.Distance = math.Inf(1)
+		if rd, ok := s.RadialDistance(xl); ok {
+			out.Distance = rd
+		}
+		return out
+	}
+	n, _ := s.Normal(bestP)
+	f, _ := s.Residual(xl)
+	if f < 0 {
+		best = -best
+	}
+	out.Distance = best
+	out.Closest = t.Point(bestP)
+	out.Normal = t.Dir(n)
+	out.Status = Converged
+	return out
+}
+
+// projectPoint finds a surface point p (local) with x − p along the normal
+// at p, by Newton from seed: F(p) = 0, t·(x − p) = 0, b·(x − p) = 0.
+func projectPoint(s *geom.Superovoid, x, seed vec) (vec, bool) {
+	p := seed
+	L := minAxis(s)
+	for it := 0; it < 40; it++ {
+		e, ok := s.ResidualHessian(p, true)
+		if !ok {
+			return p, false
+		}
+		tt, bb, dT, dB := geom.HouseholderJac(e.Grad)
+		d := x.Sub(p)
+		phi := [6]float64{e.G, tt.Dot(d), bb.Dot(d)}
+		TH := mulMat3(&dT, &e.Hess)
+		BH := mulMat3(&dB, &e.Hess)
+		var J [6][6]float64
+		for k := 0; k < 3; k++ {
+			J[0][k] = e.Grad[k]
+			J[1][k] = -tt[k] + d.Dot(col(&TH, k))
+			J[2][k] = -bb[k] + d.Dot(col(&BH, k))
+		}
+		rhs := [6]float64{-phi[0], -phi[1], -phi[2]}
+		dx, _, ok := solve(&J, &rhs, 3)
+		if !ok {
+			return p, false
+		}
+		step := vec{dx[0], dx[1], dx[2]}
+		if l := step.Len(); l > 0.25*L {
+			step = step.Mul(0.25 * L / l)
+		}
+		p = p.Add(step)
+		if step.Len() < 1e-13*math.Max(1, L) {
+			break
+		}
+	}
+	e, ok := s.Gradient(p)
+	if !ok {
+		return p, false
+	}
+	f, _ := s.Residual(p)
+	tt, bb := geom.Householder(e.Grad)
+	d := x.Sub(p)
+	res := math.Abs(tt.Dot(d)) + math.Abs(bb.Dot(d))
+	if math.Abs(f) > 1e-10 || res > 1e-9*math.Max(1, d.Len()) {
+		return p, false
+	}
+	return p, true
+}
+
+// nearestParametric minimises |X(p1, p2) − x|² from the nearest sample of a
+// coarse parameter grid with Levenberg–Marquardt steps; it converges also
+// where the surface normal is ill-defined (tips of pointy shapes).
+func nearestParametric(s *geom.Superovoid, x vec) (vec, bool) {
+	const n1, n2 = 32, 16
+	bp1, bp2, bd := 0.0, 0.0, math.Inf(1)
+	for i := 0; i < n1; i++ {
+		p1 := -math.Pi + 2*math.Pi*(float64(i)+0.5)/n1
+		for j := 0; j <= n2; j++ {
+			p2 := -math.Pi/2 + math.Pi*float64(j)/n2
+			if d := s.Point(p1, p2).Sub(x).Len(); d < bd {
+				bp1, bp2, bd = p1, p2, d
+			}
+		}
+	}
+	mu := 1e-3
+	for it := 0; it < 200; it++ {
+		d := s.Derivs(bp1, bp2)
+		r := d.X.Sub(x)
+		g1, g2 := r.Dot(d.X1), r.Dot(d.X2)
+		a11, a12, a22 := d.X1.Dot(d.X1), d.X1.Dot(d.X2), d.X2.Dot(d.X2)
+		improved := false
+		for try := 0; try < 30; try++ {
+			m11, m22 := a11+mu*(a11+1e-12), a22+mu*(a22+1e-12)
+			det := m11*m22 - a12*a12
+			if !(det > 0) {
+				mu *= 10
+				continue
+			}
+			s1 := -(m22*g1 - a12*g2) / det
+			s2 := -(-a12*g1 + m11*g2) / det
+			q1, q2 := wrapParams(bp1+s1, bp2+s2)
+			if nd := s.Point(q1, q2).Sub(x).Len(); nd < bd {
+				bp1, bp2, bd = q1, q2, nd
+				mu = math.Max(mu*0.3, 1e-12)
+				improved = true
+				break
+			}
+			mu *= 10
+		}
+		if !improved {
+			break
+		}
+	}
+	return s.Point(bp1, bp2), !math.IsInf(bd, 0)
+}
