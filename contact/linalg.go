@@ -2,20 +2,30 @@ package contact
 
 import "math"
 
-// solve solves the n×n system J·x = r in place by Gaussian elimination with
-// partial pivoting (fixed-size arrays: no allocation). It returns ok = false
+// solve solves the n×n system J·x = r by Gaussian elimination with partial
+// pivoting on a copy (fixed-size arrays: no allocation). It returns ok = false
 // when a pivot is negligible, and a cheap condition estimate: the ratio of the
 // largest to the smallest pivot magnitude.
 func solve(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond float64, ok bool) {
-	var a [6][6]float64 = *J
+	a := *J
+	return solveInPlace(&a, r, n)
+}
+
+// solveInPlace is solve that destroys J.
+func solveInPlace(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond float64, ok bool) {
+	a := J
 	b := *r
 	scale := 0.0
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			scale = math.Max(scale, math.Abs(a[i][j]))
+			if v := a[i][j]; v > scale {
+				scale = v
+			} else if -v > scale {
+				scale = -v
+			}
 		}
 	}
-	if scale == 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
+	if !(scale > 0) || math.IsInf(scale, 0) {
 		return x, math.Inf(1), false
 	}
 	pmax, pmin := 0.0, math.Inf(1)

@@ -97,7 +97,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			var dx [6]float64
 			var ok bool
 			if mu == 0 {
-				dx, cond, ok = solve(&sys.jac, &rhs, n)
+				// The Jacobian is not needed after this solve unless it
+				// fails, and then LM rebuilds from a copy made below.
+				jc := sys.jac
+				dx, cond, ok = solveInPlace(&jc, &rhs, n)
 			} else {
 				dx, ok = lmStep(&sys.jac, &sys.phi, &w, n, mu)
 			}
