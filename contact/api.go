@@ -155,7 +155,9 @@ type Result struct {
 	// measures are in HullGapA/B (largest gap between body and convex hull).
 	NonConvex          uint8
 	HullGapA, HullGapB float64
-	// Local solution, reusable as a warm start.
+	// Local solution, reusable as a warm start. ParamsP/Q are the angle-centre
+	// parameters, filled when a parametric scheme produced the answer (use
+	// geom.Superovoid.Params on LocalP/Q otherwise).
 	LocalP, LocalQ   geom.Vec3
 	ParamsP, ParamsQ [2]float64
 	// Seeds of the last cold guess, for drawing: quadtree cells per level on

@@ -8,10 +8,25 @@ import (
 
 type vec = geom.Vec3
 
-// pair is one query's two bodies with their transforms precomputed.
+// pair is one query's two bodies with their transforms precomputed. The
+// common-normal system is evaluated in b's local frame (ab maps a's local
+// frame into it): the equations are invariant under a rigid motion, and b's
+// side then needs no rotation at all.
 type pair struct {
 	a, b   *geom.Superovoid
-	ta, tb geom.Transform
+	ta, tb geom.Transform // local to world
+	ab     geom.Transform // a's local frame to b's
+}
+
+func newPair(a, b *geom.Body) pair {
+	pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
+	// R_ab = R_bᵀ·R_a, T_ab = R_bᵀ·(T_a − T_b).
+	for j := 0; j < 3; j++ {
+		c := geom.MulMtV(&pr.tb.R, col(&pr.ta.R, j))
+		pr.ab.R[j*3], pr.ab.R[j*3+1], pr.ab.R[j*3+2] = c[0], c[1], c[2]
+	}
+	pr.ab.T = pr.tb.InvDir(pr.ta.T.Sub(pr.tb.T))
+	return pr
 }
 
 // system is the common-normal system of one scheme evaluated at one iterate:
@@ -122,15 +137,15 @@ func (s *system) normalSide(pr *pair, lp vec, dl *[3]vec, k int, jac bool) bool 
 	}
 	inv := 1 / gl
 	nl := g.Mul(inv)
-	s.nP = pr.ta.Dir(nl)
-	s.P = pr.ta.Point(lp)
+	s.nP = pr.ab.Dir(nl)
+	s.P = pr.ab.Point(lp)
 	s.Fa, s.gFa = e.G, g
 	s.localP = lp
 	if jac {
 		for i := 0; i < k; i++ {
 			dg := geom.MulMV(&e.Hess, dl[i])
-			s.dnP[i] = pr.ta.Dir(unitJac(nl, inv, dg))
-			s.dP[i] = pr.ta.Dir(dl[i])
+			s.dnP[i] = pr.ab.Dir(unitJac(nl, inv, dg))
+			s.dP[i] = pr.ab.Dir(dl[i])
 		}
 	}
 	return true
@@ -148,22 +163,22 @@ func (s *system) frameSide(pr *pair, lq vec, dl *[3]vec, k int, jac bool) bool {
 	if !(gl > 0) || math.IsInf(gl, 0) {
 		return false
 	}
-	s.Q = pr.tb.Point(lq)
+	s.Q = lq
 	s.Fb, s.gFb = e.G, g
 	s.localQ = lq
 	if !jac {
 		t, b := geom.Householder(g)
-		s.tQ, s.bQ = pr.tb.Dir(t), pr.tb.Dir(b)
+		s.tQ, s.bQ = t, b
 		return true
 	}
 	t, b, dT, dB := geom.HouseholderJac(g)
-	s.tQ, s.bQ = pr.tb.Dir(t), pr.tb.Dir(b)
+	s.tQ, s.bQ = t, b
 	TH := mulMat3(&dT, &e.Hess)
 	BH := mulMat3(&dB, &e.Hess)
 	for i := 0; i < k; i++ {
-		s.dtQ[i] = pr.tb.Dir(geom.MulMV(&TH, dl[i]))
-		s.dbQ[i] = pr.tb.Dir(geom.MulMV(&BH, dl[i]))
-		s.dQ[i] = pr.tb.Dir(dl[i])
+		s.dtQ[i] = geom.MulMV(&TH, dl[i])
+		s.dbQ[i] = geom.MulMV(&BH, dl[i])
+		s.dQ[i] = dl[i]
 	}
 	return true
 }
@@ -199,20 +214,20 @@ func (s *system) parametricSides(pr *pair, x *[6]float64, jac bool) bool {
 	n := N.Mul(1 / nl)
 	t := db.X1.Mul(1 / l1)
 	b := db.X2.Mul(1 / l2)
-	s.P, s.Q = pr.ta.Point(da.X), pr.tb.Point(db.X)
-	s.nP, s.tQ, s.bQ = pr.ta.Dir(n), pr.tb.Dir(t), pr.tb.Dir(b)
+	s.P, s.Q = pr.ab.Point(da.X), db.X
+	s.nP, s.tQ, s.bQ = pr.ab.Dir(n), t, b
 	s.localP, s.localQ = da.X, db.X
 	if jac {
 		dN1 := da.X11.Cross(da.X2).Add(da.X1.Cross(da.X12))
 		dN2 := da.X12.Cross(da.X2).Add(da.X1.Cross(da.X22))
-		s.dnP[0] = pr.ta.Dir(unitJac(n, 1/nl, dN1))
-		s.dnP[1] = pr.ta.Dir(unitJac(n, 1/nl, dN2))
-		s.dP[0], s.dP[1] = pr.ta.Dir(da.X1), pr.ta.Dir(da.X2)
-		s.dtQ[0] = pr.tb.Dir(unitJac(t, 1/l1, db.X11))
-		s.dtQ[1] = pr.tb.Dir(unitJac(t, 1/l1, db.X12))
-		s.dbQ[0] = pr.tb.Dir(unitJac(b, 1/l2, db.X12))
-		s.dbQ[1] = pr.tb.Dir(unitJac(b, 1/l2, db.X22))
-		s.dQ[0], s.dQ[1] = pr.tb.Dir(db.X1), pr.tb.Dir(db.X2)
+		s.dnP[0] = pr.ab.Dir(unitJac(n, 1/nl, dN1))
+		s.dnP[1] = pr.ab.Dir(unitJac(n, 1/nl, dN2))
+		s.dP[0], s.dP[1] = pr.ab.Dir(da.X1), pr.ab.Dir(da.X2)
+		s.dtQ[0] = unitJac(t, 1/l1, db.X11)
+		s.dtQ[1] = unitJac(t, 1/l1, db.X12)
+		s.dbQ[0] = unitJac(b, 1/l2, db.X12)
+		s.dbQ[1] = unitJac(b, 1/l2, db.X22)
+		s.dQ[0], s.dQ[1] = db.X1, db.X2
 	}
 	return true
 }

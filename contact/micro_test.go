@@ -9,7 +9,7 @@ import (
 func BenchmarkEvalImplicitJac(b *testing.B) {
 	pairs := paperPairs(1, 1)
 	p := pairs[0]
-	pr := pair{a: &p[0].Shape, b: &p[1].Shape, ta: p[0].Pose.Transform(), tb: p[1].Pose.Transform()}
+	pr := newPair(&p[0], &p[1])
 	x := [6]float64{0.3, 0.5, 0.4, 0.2, -0.6, 0.3}
 	var s system
 	for i := 0; i < b.N; i++ {
@@ -28,7 +28,7 @@ func BenchmarkResidualHessian(b *testing.B) {
 func BenchmarkQuadtree(b *testing.B) {
 	pairs := paperPairs(1, 1)
 	p := pairs[0]
-	pr := pair{a: &p[0].Shape, b: &p[1].Shape, ta: p[0].Pose.Transform(), tb: p[1].Pose.Transform()}
+	pr := newPair(&p[0], &p[1])
 	var res Result
 	for i := 0; i < b.N; i++ {
 		quadtreeGuess(&pr, 6, &res)

@@ -16,7 +16,7 @@ func TestAnalyticalJacobianMatchesFiniteDifferences(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		a, b := battery(r, 0)
 		a.Shape.Taper = [2]float64{0.8*r.Float64() - 0.4, 0.8*r.Float64() - 0.4}
-		pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
+		pr := newPair(&a, &b)
 		for _, m := range allMethods {
 			var x [6]float64
 			p1, p2 := -3+6*r.Float64(), -1.3+2.6*r.Float64()

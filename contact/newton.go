@@ -112,6 +112,30 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			for i := 0; i < n; i++ {
 				norm = math.Max(norm, math.Abs(dx[i]))
 			}
+			if mu == 0 && norm <= finalStep*maxStep && cur < 1e-12 {
+				// Quadratic convergence: after this Newton step the error is
+				// of order |dx|² ≤ 1e-12·L, far below the tolerance, so take
+				// it without paying for another evaluation.
+				for i := 0; i < n; i++ {
+					x[i] += dx[i]
+				}
+				if m != Implicit {
+					x[0], x[1] = wrapParams(x[0], x[1])
+					x[2], x[3] = wrapParams(x[2], x[3])
+				}
+				out.x = x
+				out.converged = true
+				out.iters = it
+				out.sys = *sys
+				if m == Implicit {
+					out.sys.localP = vec{x[0], x[1], x[2]}
+					out.sys.localQ = vec{x[3], x[4], x[5]}
+				} else {
+					out.sys.localP = pr.a.Point(x[0], x[1])
+					out.sys.localQ = pr.b.Point(x[2], x[3])
+				}
+				return out
+			}
 			alpha := 1.0
 			if norm > maxStep {
 				alpha = maxStep / norm
@@ -147,7 +171,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		}
 		cur = merit(&sys.phi, n, invL)
 		if opt.Trace != nil {
-			st := TraceStep{Start: start, Q: x, P: sys.P, Qw: sys.Q, Residual: math.Sqrt(cur), Step: step, Condition: cond}
+			st := TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
 		// Converged when the step is below tolerance, or when the residual
@@ -162,6 +186,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	out.sys = *sys
 	return out
 }
+
+// finalStep is the Newton step, relative to the step cap, below which the
+// step is taken as the last one.
+const finalStep = 4e-6
 
 // nextMu grows the Levenberg–Marquardt damping, starting from a small
 // fraction of the largest diagonal entry of JᵀJ.

@@ -19,6 +19,10 @@ const shapeCacheMax = 4096
 func newShapeCache() shapeCache { return shapeCache{m: make(map[geom.Superovoid]shapeInfo)} }
 
 func (c *shapeCache) info(s *geom.Superovoid) shapeInfo {
+	if s.IsSuperellipsoid() {
+		// Untapered shapes are always convex (math.md §1): no lookup.
+		return shapeInfo{convex: true}
+	}
 	if c.m == nil {
 		c.m = make(map[geom.Superovoid]shapeInfo)
 	}

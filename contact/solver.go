@@ -93,7 +93,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	if sv.opt.Trace != nil {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
 	}
-	pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
+	pr := newPair(a, b)
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
@@ -108,7 +108,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	m := sv.opt.Method
 	var best candidate
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
-		x0 := sv.startFromLocal(m, &pr, prev.LocalP, prev.LocalQ, prev.ParamsP, prev.ParamsQ)
+		x0 := sv.startFromLocal(m, &pr, prev)
 		c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
 		if c.valid && c.converged {
 			res.Warm = true
@@ -256,10 +256,14 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	res.TangentP, res.BinormalP = geom.TangentFrame(c.nP)
 	res.TangentQ, res.BinormalQ = geom.TangentFrame(c.nQ)
 	res.LocalP, res.LocalQ = c.lp, c.lq
-	p1, p2 := pr.a.Params(c.lp)
-	res.ParamsP = [2]float64{p1, p2}
-	p1, p2 = pr.b.Params(c.lq)
-	res.ParamsQ = [2]float64{p1, p2}
+	if c.method != Implicit {
+		res.ParamsP = [2]float64{c.x[0], c.x[1]}
+		res.ParamsQ = [2]float64{c.x[2], c.x[3]}
+	} else {
+		// Only the parametric schemes need them (to warm-start); the
+		// visualizer asks geom.Params when it draws them.
+		res.ParamsP, res.ParamsQ = [2]float64{}, [2]float64{}
+	}
 	if c.converged {
 		res.Status = Converged
 	} else {
@@ -292,10 +296,15 @@ func (sv *Solver) fail(pr *pair, res *Result) {
 
 // startFromLocal converts local witness points (and their parameters) to
 // the unknowns of a scheme.
-func (sv *Solver) startFromLocal(m Method, pr *pair, lp, lq vec, pp, pq [2]float64) [6]float64 {
+func (sv *Solver) startFromLocal(m Method, pr *pair, prev *Result) [6]float64 {
 	if m == Implicit {
+		lp, lq := prev.LocalP, prev.LocalQ
 		return [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
 	}
+	if prev.Method == Implicit {
+		return sv.startFromPoints(m, pr, prev.LocalP, prev.LocalQ)
+	}
+	pp, pq := prev.ParamsP, prev.ParamsQ
 	return [6]float64{pp[0], pp[1], pq[0], pq[1]}
 }
 
