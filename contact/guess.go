@@ -211,7 +211,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	// blind to squareness, which is what makes several basins.
 	var gap [16]float64
 	var lps, lqs [16]vec
+	c := pr.tb.T.Sub(pr.ta.T)
 	for i := 0; i < nd; i++ {
+		// Directions pointing away from b push b through a: their gap is
+		// far below the answer; skip the support evaluations.
+		if i > 1 && dirs[i].Dot(c) < 0 {
+			gap[i] = math.Inf(-1)
+			continue
+		}
 		lps[i], lqs[i], _, _, gap[i] = supportPair(pr, dirs[i])
 	}
 	var tried [5]vec
@@ -233,8 +240,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		if bi < 0 {
 			break
 		}
+		gb := gap[bi]
 		gap[bi] = math.Inf(-1)
 		n := dirs[bi]
+		// A start whose support gap is well below the best answer so far
+		// would have to climb a long way to beat it: not worth a Newton run.
+		if best.valid && best.converged && gb < best.sd-0.25*charLength(pr) {
+			break
+		}
 		dup := false
 		for j := 0; j < nt; j++ {
 			if tried[j].Dot(n) > 0.9 { // within about 25°: same basin, most likely
