@@ -1,0 +1,302 @@
+package drawlist
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/geom"
+)
+
+// Object is what the draw list needs to know about one scene object.
+type Object struct {
+	Name      string
+	Body      geom.Body
+	Mesh      *Mesh // nil: not drawn (the overlays still are)
+	Color     Color
+	Hidden    bool
+	Wireframe bool
+	Selected  bool
+	// NonConvex marks the object in the viewport; HullGap is the measure of
+	// how far it is from its convex hull (0 when unknown).
+	NonConvex bool
+	HullGap   float64
+}
+
+// Overlays switches the decorations (MuJoCo's visualisation flags): each
+// family can be turned on and off independently.
+type Overlays struct {
+	Witness  bool // witness points P (on a) and Q (on b)
+	Segment  bool // the distance segment P–Q
+	Labels   bool // the distance value (and "not certified") at the segment
+	Normals  bool // outward normals at P and Q
+	Tangents bool // tangent and binormal at P and Q
+	Seeds    bool // quadtree cells chosen per level, as points on both surfaces
+	Octree   bool // octree leaf boxes when the octree guess was used
+	Grid     bool // ground grid
+	Axes     bool // world axis triad at the origin
+	// XRay draws every object transparent, to see one through another.
+	XRay bool
+}
+
+// DefaultOverlays returns the switches a new window starts with.
+func DefaultOverlays() Overlays {
+	return Overlays{Witness: true, Segment: true, Labels: true, Normals: true, Seeds: true, Octree: true, Grid: true, Axes: true}
+}
+
+// Frame is the input of Build.
+type Frame struct {
+	Objects  []Object
+	Pairs    []contact.PairResult // indices refer to Objects
+	Overlays Overlays
+	Camera   *Camera
+}
+
+// Overlay colours, exported so that tests look for them in rendered images.
+// They are saturated and far from the object palette on purpose.
+var (
+	WitnessPColor  = Color{1, 0, 1, 1}        // magenta: the point on a
+	WitnessQColor  = Color{0, 1, 1, 1}        // cyan: the point on b
+	SeparatedColor = Color{0.1, 0.9, 0.2, 1}  // segment of a separated pair
+	OverlapColor   = Color{1, 0.15, 0.1, 1}   // segment of an overlapping pair
+	NormalColor    = Color{0.2, 0.4, 1, 1}    // normals
+	TangentColor   = Color{1, 0.55, 0, 1}     // tangents
+	BinormalColor  = Color{0.6, 0.2, 1, 1}    // binormals
+	OctreeColor    = Color{0.3, 0.9, 0.9, 1}  // octree leaf boxes
+	NonConvexColor = Color{1, 0.6, 0.1, 1}    // non-convex marker and "not certified"
+	LabelColor     = Color{1, 1, 1, 1}        // distance labels
+	FailedColor    = Color{1, 0.2, 0.2, 1}    // labels of failed queries
+	GridColor      = Color{0.5, 0.5, 0.55, 0.35}
+	AxisColors     = [3]Color{{0.9, 0.2, 0.2, 1}, {0.3, 0.8, 0.3, 1}, {0.25, 0.45, 1, 1}}
+)
+
+// SeedColor returns the colour of quadtree level k of n: yellow at the
+// coarsest level, red at the finest (thesis Fig. 3.6).
+func SeedColor(k, n int) Color {
+	t := float32(0)
+	if n > 1 {
+		t = float32(k) / float32(n-1)
+	}
+	return Color{1, 1 - 0.9*t, 0.1 * (1 - t), 1}
+}
+
+// Line widths and point sizes in pixels.
+const (
+	SegmentWidth = 3
+	VectorWidth  = 2.5
+	WitnessSize  = 11
+	GridWidth    = 1
+)
+
+// Build fills d with the frame: one mesh item per visible object (opaque
+// first, then transparent ones back to front), the grid and axes, and the
+// overlays of every pair. It reuses d's storage and allocates nothing once
+// the slices have grown.
+func Build(d *DrawList, f *Frame) {
+	d.Reset()
+	cam := f.Camera
+	view := cam.View()
+	ov := &f.Overlays
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if o.Hidden || o.Mesh == nil {
+			continue
+		}
+		c := o.Color
+		if ov.XRay && c[3] > 0.45 {
+			c[3] = 0.45
+		}
+		p := o.Body.Pose.Position
+		depth := -(view[2]*p[0] + view[6]*p[1] + view[10]*p[2] + view[14])
+		d.Meshes = append(d.Meshes, MeshItem{
+			Mesh: o.Mesh, Model: ModelMatrix(o.Body.Pose), Color: c, Wireframe: o.Wireframe,
+			Selected: o.Selected, NonConvex: o.NonConvex, Object: i, Depth: depth,
+		})
+	}
+	slices.SortStableFunc(d.Meshes, compareMeshes)
+	if ov.Grid || ov.Axes {
+		buildGround(d, f)
+	}
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if o.NonConvex && !o.Hidden {
+			top := o.Body.Pose.Position.Add(geom.Vec3{0, 0, o.Body.Shape.BoundingRadiusFast()})
+			buf := d.BeginLabel()
+			buf = append(buf, "non-convex"...)
+			if o.HullGap > 0 {
+				buf = append(buf, " (hull gap "...)
+				buf = strconv.AppendFloat(buf, o.HullGap, 'g', 2, 64)
+				buf = append(buf, ')')
+			}
+			d.EndLabel(buf, top, NonConvexColor)
+		}
+	}
+	for k := range f.Pairs {
+		pr := &f.Pairs[k]
+		if pr.I < 0 || pr.J < 0 || pr.I >= len(f.Objects) || pr.J >= len(f.Objects) {
+			continue
+		}
+		buildPair(d, &f.Objects[pr.I], &f.Objects[pr.J], &pr.Result, ov)
+	}
+}
+
+// compareMeshes puts opaque items first, then transparent ones from far to near.
+func compareMeshes(a, b MeshItem) int {
+	ta, tb := a.Color[3] < 1, b.Color[3] < 1
+	switch {
+	case ta != tb:
+		if ta {
+			return 1
+		}
+		return -1
+	case ta:
+		return cmp.Compare(b.Depth, a.Depth)
+	}
+	return 0
+}
+
+// sceneBounds returns the world box of the visible objects.
+func sceneBounds(objs []Object) (geom.AABB, bool) {
+	var box geom.AABB
+	found := false
+	for i := range objs {
+		if objs[i].Hidden {
+			continue
+		}
+		b := objs[i].Body.WorldAABB()
+		if !found {
+			box, found = b, true
+			continue
+		}
+		for k := range 3 {
+			box.Min[k] = math.Min(box.Min[k], b.Min[k])
+			box.Max[k] = math.Max(box.Max[k], b.Max[k])
+		}
+	}
+	return box, found
+}
+
+// SceneSphere returns a bounding sphere of the visible objects (the origin
+// and radius 1 for an empty scene): what "frame all" looks at.
+func SceneSphere(objs []Object) (geom.Vec3, float64) {
+	box, ok := sceneBounds(objs)
+	if !ok {
+		return geom.Vec3{}, 1
+	}
+	c := box.Center()
+	return c, math.Max(box.Max.Sub(c).Len(), 1e-3)
+}
+
+// buildGround adds the grid under the scene and the axis triad.
+func buildGround(d *DrawList, f *Frame) {
+	box, ok := sceneBounds(f.Objects)
+	if !ok {
+		box = geom.AABB{Min: geom.Vec3{-1, -1, 0}, Max: geom.Vec3{1, 1, 0}}
+	}
+	c := box.Center()
+	r := math.Max(box.Max.Sub(c).Len(), 1e-3)
+	if f.Overlays.Grid {
+		step := math.Pow(10, math.Floor(math.Log10(r)))
+		if r/step < 3 {
+			step /= 2
+		}
+		n := int(math.Ceil(1.6 * r / step))
+		z := box.Min[2]
+		cx := math.Round(c[0]/step) * step
+		cy := math.Round(c[1]/step) * step
+		ext := float64(n) * step
+		for i := -n; i <= n; i++ {
+			t := float64(i) * step
+			d.AddLine(geom.Vec3{cx + t, cy - ext, z}, geom.Vec3{cx + t, cy + ext, z}, GridColor, GridWidth, false)
+			d.AddLine(geom.Vec3{cx - ext, cy + t, z}, geom.Vec3{cx + ext, cy + t, z}, GridColor, GridWidth, false)
+		}
+	}
+	if f.Overlays.Axes {
+		l := 0.5 * r
+		for k := range 3 {
+			var e geom.Vec3
+			e[k] = l
+			d.AddLine(geom.Vec3{}, e, AxisColors[k], 2, false)
+		}
+	}
+}
+
+// buildPair adds the overlays of one pair.
+func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
+	if r.Status == contact.Failed {
+		if ov.Labels {
+			mid := a.Body.Pose.Position.Add(b.Body.Pose.Position).Mul(0.5)
+			d.AddLabel(mid, "contact failed", FailedColor)
+		}
+		return
+	}
+	s := 0.35 * math.Min(a.Body.Shape.BoundingRadiusFast(), b.Body.Shape.BoundingRadiusFast())
+	if ov.Seeds && r.UsedGuess == contact.Quadtree && r.QuadLevels > 0 {
+		seeds(d, &a.Body, r.QuadCellsA[:r.QuadLevels])
+		seeds(d, &b.Body, r.QuadCellsB[:r.QuadLevels])
+	}
+	if ov.Octree && r.UsedGuess == contact.Octree {
+		ta, tb := a.Body.Pose.Transform(), b.Body.Pose.Transform()
+		d.AddBox(r.OctCellA, &ta, OctreeColor, 1.5, true)
+		d.AddBox(r.OctCellB, &tb, OctreeColor, 1.5, true)
+	}
+	if ov.Tangents {
+		t := 0.7 * s
+		d.AddLine(r.P, r.P.Add(r.TangentP.Mul(t)), TangentColor, VectorWidth, true)
+		d.AddLine(r.P, r.P.Add(r.BinormalP.Mul(t)), BinormalColor, VectorWidth, true)
+		d.AddLine(r.Q, r.Q.Add(r.TangentQ.Mul(t)), TangentColor, VectorWidth, true)
+		d.AddLine(r.Q, r.Q.Add(r.BinormalQ.Mul(t)), BinormalColor, VectorWidth, true)
+	}
+	if ov.Normals {
+		d.AddLine(r.P, r.P.Add(r.Normal.Mul(s)), NormalColor, VectorWidth, true)
+		d.AddLine(r.Q, r.Q.Add(r.NormalQ.Mul(s)), NormalColor, VectorWidth, true)
+	}
+	segColor := SeparatedColor
+	if r.Distance < 0 {
+		segColor = OverlapColor
+	}
+	if ov.Segment {
+		d.AddLine(r.P, r.Q, segColor, SegmentWidth, true)
+	}
+	if ov.Witness {
+		d.AddPoint(r.P, WitnessPColor, WitnessSize, true)
+		d.AddPoint(r.Q, WitnessQColor, WitnessSize, true)
+	}
+	if ov.Labels {
+		buf := d.BeginLabel()
+		if r.Distance < 0 {
+			buf = append(buf, "overlap "...)
+			buf = strconv.AppendFloat(buf, -r.Distance, 'g', 5, 64)
+		} else {
+			buf = append(buf, "d = "...)
+			buf = strconv.AppendFloat(buf, r.Distance, 'g', 5, 64)
+		}
+		c := LabelColor
+		if !r.Certified {
+			buf = append(buf, " (not certified)"...)
+			c = NonConvexColor
+		}
+		if r.Status != contact.Converged {
+			buf = append(buf, " ["...)
+			buf = append(buf, r.Status.String()...)
+			buf = append(buf, ']')
+			c = FailedColor
+		}
+		d.EndLabel(buf, r.P.Add(r.Q).Mul(0.5), c)
+	}
+}
+
+// seeds adds the centres of the chosen quadtree cells as points on the
+// surface, coarse (large, yellow) to fine (small, red).
+func seeds(d *DrawList, b *geom.Body, cells []geom.ParamCell) {
+	t := b.Pose.Transform()
+	n := len(cells)
+	for k := range cells {
+		p1, p2 := cells[k].Center()
+		p := t.Point(b.Shape.Point(p1, p2))
+		size := float32(10 - 5*float64(k)/math.Max(1, float64(n-1)))
+		d.AddPoint(p, SeedColor(k, n), size, true)
+	}
+}
