@@ -57,17 +57,17 @@ type Frame struct {
 // Overlay colours, exported so that tests look for them in rendered images.
 // They are saturated and far from the object palette on purpose.
 var (
-	WitnessPColor  = Color{1, 0, 1, 1}        // magenta: the point on a
-	WitnessQColor  = Color{0, 1, 1, 1}        // cyan: the point on b
-	SeparatedColor = Color{0.1, 0.9, 0.2, 1}  // segment of a separated pair
-	OverlapColor   = Color{1, 0.15, 0.1, 1}   // segment of an overlapping pair
-	NormalColor    = Color{0.2, 0.4, 1, 1}    // normals
-	TangentColor   = Color{1, 0.55, 0, 1}     // tangents
-	BinormalColor  = Color{0.6, 0.2, 1, 1}    // binormals
-	OctreeColor    = Color{0.3, 0.9, 0.9, 1}  // octree leaf boxes
-	NonConvexColor = Color{1, 0.6, 0.1, 1}    // non-convex marker and "not certified"
-	LabelColor     = Color{1, 1, 1, 1}        // distance labels
-	FailedColor    = Color{1, 0.2, 0.2, 1}    // labels of failed queries
+	WitnessPColor  = Color{1, 0, 1, 1}       // magenta: the point on a
+	WitnessQColor  = Color{0, 1, 1, 1}       // cyan: the point on b
+	SeparatedColor = Color{0.1, 0.9, 0.2, 1} // segment of a separated pair
+	OverlapColor   = Color{1, 0.15, 0.1, 1}  // segment of an overlapping pair
+	NormalColor    = Color{0.2, 0.4, 1, 1}   // normals
+	TangentColor   = Color{1, 0.55, 0, 1}    // tangents
+	BinormalColor  = Color{0.6, 0.2, 1, 1}   // binormals
+	OctreeColor    = Color{0.3, 0.9, 0.9, 1} // octree leaf boxes
+	NonConvexColor = Color{1, 0.6, 0.1, 1}   // non-convex marker and "not certified"
+	LabelColor     = Color{1, 1, 1, 1}       // distance labels
+	FailedColor    = Color{1, 0.2, 0.2, 1}   // labels of failed queries
 	GridColor      = Color{0.5, 0.5, 0.55, 0.35}
 	AxisColors     = [3]Color{{0.9, 0.2, 0.2, 1}, {0.3, 0.8, 0.3, 1}, {0.25, 0.45, 1, 1}}
 )
