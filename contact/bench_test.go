@@ -14,6 +14,9 @@ func paperPairs(n int, seed uint64) [][2]geom.Body {
 	out := make([][2]geom.Body, n)
 	for i := range out {
 		a, b := battery(r, 0)
+		// The paper's battery is tapered: tx, ty uniform in [-0.4, 0.4].
+		a.Shape.Taper = [2]float64{0.8*r.Float64() - 0.4, 0.8*r.Float64() - 0.4}
+		b.Shape.Taper = [2]float64{0.8*r.Float64() - 0.4, 0.8*r.Float64() - 0.4}
 		out[i] = [2]geom.Body{a, b}
 	}
 	return out
