@@ -106,6 +106,9 @@ type Options struct {
 	QuadLevels  int     // quadtree depth, 1..MaxQuadLevels
 	OctreeDepth int     // octree depth for the Octree guess
 	FiniteDiff  bool    // use a central-difference Jacobian instead of the analytical one
+	// TimeGuess makes the solver measure its cold initial guess into
+	// Result.GuessNS (two clock reads per query; off by default).
+	TimeGuess bool
 	// Trace, when non-nil, receives every Newton iterate of the query
 	// (its slice is reused). Nil costs nothing.
 	Trace *Trace
@@ -171,6 +174,9 @@ type Result struct {
 	// the configured scheme failed and another one recovered.
 	Method   Method
 	Fallback bool
+	// GuessNS is the time of the cold initial guess in nanoseconds, when
+	// Options.TimeGuess is set (0 for warm answers).
+	GuessNS int64
 }
 
 // Separated reports whether the bodies are apart.

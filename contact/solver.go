@@ -2,6 +2,7 @@ package contact
 
 import (
 	"math"
+	"time"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -121,7 +122,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		}
 	}
 	// Cold: the configured initial guess first.
+	var t0 time.Time
+	if sv.opt.TimeGuess {
+		t0 = time.Now()
+	}
 	x0, seen := sv.coldGuess(m, &pr, &res)
+	if sv.opt.TimeGuess {
+		res.GuessNS = time.Since(t0).Nanoseconds()
+	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
 	if c.valid && c.converged && c.separated && convex {
 		sv.finish(&pr, &c, true, &res)
