@@ -3,14 +3,38 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"github.com/sovviz/sovviz/ui"
 )
 
-// runGUI opens the visualizer. Until the GUI lands it runs a small benchmark
-// so that "make run" shows the contact core at work.
+// runGUI opens the visualizer on the scene named by args[0], or on the
+// built-in scene without arguments.
 func runGUI(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "sovviz: the visualizer is not built yet; running a small benchmark instead")
-	if c, ok := commands["bench"]; ok {
-		return c.run([]string{"-n", "1000"}, nil, stdout, stderr)
+	if len(args) > 1 {
+		fmt.Fprintln(stderr, "usage: sovviz [scene.json]")
+		return 2
 	}
-	return 1
+	path := ""
+	if len(args) == 1 {
+		path = args[0]
+	}
+	app, err := loadApp(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+		return 1
+	}
+	if err := ui.Run(app); err != nil {
+		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// loadApp builds the visualizer state from a scene file ("" for the
+// built-in scene).
+func loadApp(path string) (*ui.App, error) {
+	if path != "" {
+		return nil, fmt.Errorf("%s: scene files cannot be loaded yet (package scene has not landed)", path)
+	}
+	return ui.NewApp(ui.DemoObjects()), nil
 }

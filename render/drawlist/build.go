@@ -86,8 +86,12 @@ func SeedColor(k, n int) Color {
 const (
 	SegmentWidth = 3
 	VectorWidth  = 2.5
-	WitnessSize  = 11
-	GridWidth    = 1
+	// NormalWidth is wider than the segment, which is drawn over it: at a
+	// solution both normals are collinear with the segment, so they show as
+	// a casing around it and beyond its ends.
+	NormalWidth = 7
+	WitnessSize = 11
+	GridWidth   = 1
 )
 
 // Build fills d with the frame: one mesh item per visible object (opaque
@@ -250,8 +254,8 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
 		d.AddLine(r.Q, r.Q.Add(r.BinormalQ.Mul(t)), BinormalColor, VectorWidth, true)
 	}
 	if ov.Normals {
-		d.AddLine(r.P, r.P.Add(r.Normal.Mul(s)), NormalColor, VectorWidth, true)
-		d.AddLine(r.Q, r.Q.Add(r.NormalQ.Mul(s)), NormalColor, VectorWidth, true)
+		d.AddLine(r.P, r.P.Add(r.Normal.Mul(s)), NormalColor, NormalWidth, true)
+		d.AddLine(r.Q, r.Q.Add(r.NormalQ.Mul(s)), NormalColor, NormalWidth, true)
 	}
 	segColor := SeparatedColor
 	if r.Distance < 0 {

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+	"unsafe"
+
+	imgui "github.com/AllenDang/cimgui-go/imgui"
+	implglfw "github.com/AllenDang/cimgui-go/impl/glfw"
+	implgl3 "github.com/AllenDang/cimgui-go/impl/opengl3"
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/sovviz/sovviz/render"
+)
+
+func init() {
+	// GLFW and OpenGL calls must come from the main thread.
+	runtime.LockOSThread()
+}
+
+// ErrNoDisplay is returned when no X display can be opened.
+var ErrNoDisplay = errors.New("no display: set DISPLAY to an X server (for example run under scripts/xvfb.sh or xvfb-run)")
+
+// openWindow initialises GLFW and opens a window with an OpenGL 4.1 core
+// context. visible false gives a hidden window for offscreen rendering.
+func openWindow(title string, w, h int, visible bool) (*glfw.Window, error) {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return nil, ErrNoDisplay
+	}
+	if err := glfw.Init(); err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrNoDisplay, err)
+	}
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, 1)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+	glfw.WindowHint(glfw.Samples, 4)
+	glfw.WindowHint(glfw.ScaleToMonitor, glfw.True)
+	if visible {
+		glfw.WindowHint(glfw.Visible, glfw.True)
+	} else {
+		glfw.WindowHint(glfw.Visible, glfw.False)
+	}
+	win, err := glfw.CreateWindow(w, h, title, nil, nil)
+	if err != nil {
+		glfw.Terminate()
+		return nil, fmt.Errorf("open an OpenGL 4.1 core window: %w", err)
+	}
+	win.MakeContextCurrent()
+	return win, nil
+}
+
+// imguiContext creates the Dear ImGui context with sovviz's style. The ini
+// file is disabled: the scene file, not ImGui, holds what is worth saving.
+func imguiContext() *imgui.Context {
+	ctx := imgui.CreateContext()
+	io := imgui.CurrentIO()
+	io.SetIniFilename("")
+	imgui.StyleColorsDark()
+	st := imgui.CurrentStyle()
+	st.SetWindowRounding(4)
+	st.SetFrameRounding(3)
+	return ctx
+}
+
+// Run opens the window and runs the visualizer until it is closed.
+func Run(a *App) error {
+	win, err := openWindow("sovviz", 1280, 800, true)
+	if err != nil {
+		return err
+	}
+	defer glfw.Terminate()
+	glfw.SwapInterval(1)
+	r, err := render.New()
+	if err != nil {
+		return err
+	}
+	defer r.Delete()
+
+	ctx := imguiContext()
+	defer imgui.DestroyContextV(ctx)
+	implglfw.InitForOpenGL(implglfw.NewGLFWwindowFromC(unsafe.Pointer(win.Handle())), true)
+	defer implglfw.Shutdown()
+	implgl3.InitV("#version 410")
+	defer implgl3.Shutdown()
+	a.glVersion = render.Version()
+
+	last := time.Now()
+	for !win.ShouldClose() {
+		glfw.PollEvents()
+		fw, fh := win.GetFramebufferSize()
+		ww, _ := win.GetSize()
+		if fw == 0 || fh == 0 {
+			// Minimised: nothing to draw.
+			glfw.WaitEventsTimeout(0.1)
+			continue
+		}
+		scale := 1.0
+		if ww > 0 {
+			scale = float64(fw) / float64(ww)
+		}
+		a.Camera.Width, a.Camera.Height = fw, fh
+		implgl3.NewFrame()
+		implglfw.NewFrame()
+		imgui.NewFrame()
+		a.handleInput(scale)
+		a.Update()
+		gl0 := time.Now()
+		r.Draw(&a.List, &a.Camera)
+		a.Stats.Triangles = r.Triangles
+		a.drawUI(scale, true)
+		imgui.Render()
+		implgl3.RenderDrawData(imgui.CurrentDrawData())
+		win.SwapBuffers()
+		_ = gl0
+		now := time.Now()
+		a.Stats.Frame = now.Sub(last)
+		last = now
+		if a.quit {
+			win.SetShouldClose(true)
+		}
+	}
+	return nil
+}
