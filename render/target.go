@@ -72,20 +72,7 @@ func (t *Target) Image() *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, t.Width, t.Height))
 	gl.ReadPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(img.Pix))
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	// OpenGL's first row is the bottom one.
-	stride := img.Stride
-	row := make([]byte, stride)
-	for y := 0; y < t.Height/2; y++ {
-		a := img.Pix[y*stride : (y+1)*stride]
-		b := img.Pix[(t.Height-1-y)*stride : (t.Height-y)*stride]
-		copy(row, a)
-		copy(a, b)
-		copy(b, row)
-	}
-	// The framebuffer's alpha is whatever blending left; the picture is opaque.
-	for i := 3; i < len(img.Pix); i += 4 {
-		img.Pix[i] = 255
-	}
+	flipOpaque(img)
 	return img
 }
 
@@ -103,5 +90,35 @@ func (t *Target) Delete() {
 			gl.DeleteRenderbuffers(1, r)
 			*r = 0
 		}
+	}
+}
+
+// ReadFramebuffer reads the w×h colour buffer of the bound framebuffer (the
+// window's back buffer before the swap), top row first.
+func ReadFramebuffer(w, h int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.ReadBuffer(gl.BACK)
+	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(img.Pix))
+	flipOpaque(img)
+	return img
+}
+
+// flipOpaque turns OpenGL's bottom-up rows into an image's top-down ones
+// and makes every pixel opaque (the framebuffer's alpha is whatever
+// blending left).
+func flipOpaque(img *image.NRGBA) {
+	h := img.Rect.Dy()
+	stride := img.Stride
+	row := make([]byte, stride)
+	for y := 0; y < h/2; y++ {
+		a := img.Pix[y*stride : (y+1)*stride]
+		b := img.Pix[(h-1-y)*stride : (h-y)*stride]
+		copy(row, a)
+		copy(a, b)
+		copy(b, row)
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 255
 	}
 }

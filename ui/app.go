@@ -10,6 +10,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"math"
 	"time"
 
@@ -93,6 +94,13 @@ type App struct {
 	Error string
 
 	Mesher MeshFunc
+	// ExitAfter > 0 closes the window after that many frames, handing the
+	// last one to Screenshot when set (scripted runs and tests).
+	ExitAfter  int
+	Screenshot func(img *image.NRGBA)
+	// Script, when set, runs at the start of every frame before the input
+	// is handled: tests use it to drive the app like a user would.
+	Script func(a *App, frame int)
 	Stats  Stats
 	// Pairs are the contact results of the last Update (indices into
 	// Objects); the slice is reused by the next Update.

@@ -14,6 +14,7 @@ import (
 type uiState struct {
 	glVersion string
 	quit      bool
+	frames    int
 }
 
 func col(c drawlist.Color) uint32 { return imgui.ColorU32Vec4(imgui.NewVec4(c[0], c[1], c[2], c[3])) }

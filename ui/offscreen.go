@@ -3,10 +3,13 @@ package ui
 import (
 	"fmt"
 	"image"
+	"image/png"
+	"io"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
 	implgl3 "github.com/AllenDang/cimgui-go/impl/opengl3"
-	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/sovviz/sovviz/render"
 )
 
@@ -30,8 +33,7 @@ func NewOffscreen() (*Offscreen, error) {
 	}
 	r, err := render.New()
 	if err != nil {
-		win.Destroy()
-		glfw.Terminate()
+		closeWindow(win)
 		return nil, err
 	}
 	o := &Offscreen{win: win, r: r, ctx: imguiContext()}
@@ -56,6 +58,8 @@ func (o *Offscreen) Render(a *App, w, h int) (*image.NRGBA, error) {
 		}
 		o.target = t
 	}
+	o.win.MakeContextCurrent()
+	imgui.SetCurrentContext(o.ctx)
 	a.Camera.Width, a.Camera.Height = w, h
 	a.Update()
 	o.target.Bind()
@@ -79,6 +83,9 @@ func (o *Offscreen) Render(a *App, w, h int) (*image.NRGBA, error) {
 	return img, nil
 }
 
+// encodePNG writes img as PNG.
+func encodePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
+
 // Close frees everything and terminates GLFW.
 func (o *Offscreen) Close() {
 	if o.target != nil {
@@ -87,6 +94,5 @@ func (o *Offscreen) Close() {
 	implgl3.Shutdown()
 	imgui.DestroyContextV(o.ctx)
 	o.r.Delete()
-	o.win.Destroy()
-	glfw.Terminate()
+	closeWindow(o.win)
 }

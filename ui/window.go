@@ -29,9 +29,12 @@ func openWindow(title string, w, h int, visible bool) (*glfw.Window, error) {
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return nil, ErrNoDisplay
 	}
-	if err := glfw.Init(); err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrNoDisplay, err)
+	if glfwUsers == 0 {
+		if err := glfw.Init(); err != nil {
+			return nil, fmt.Errorf("%w (%v)", ErrNoDisplay, err)
+		}
 	}
+	glfwUsers++
 	glfw.WindowHint(glfw.ContextVersionMajor, 4)
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
@@ -45,17 +48,37 @@ func openWindow(title string, w, h int, visible bool) (*glfw.Window, error) {
 	}
 	win, err := glfw.CreateWindow(w, h, title, nil, nil)
 	if err != nil {
-		glfw.Terminate()
+		releaseGLFW()
 		return nil, fmt.Errorf("open an OpenGL 4.1 core window: %w", err)
 	}
 	win.MakeContextCurrent()
 	return win, nil
 }
 
+// glfwUsers counts the open windows: the offscreen renderer and the
+// interactive window may share a process (the tests do), and GLFW must be
+// terminated only after the last one closes.
+var glfwUsers int
+
+// closeWindow destroys win and terminates GLFW after the last window.
+func closeWindow(win *glfw.Window) {
+	win.Destroy()
+	releaseGLFW()
+}
+
+func releaseGLFW() {
+	glfwUsers--
+	if glfwUsers == 0 {
+		glfw.Terminate()
+	}
+}
+
 // imguiContext creates the Dear ImGui context with sovviz's style. The ini
 // file is disabled: the scene file, not ImGui, holds what is worth saving.
 func imguiContext() *imgui.Context {
 	ctx := imgui.CreateContext()
+	// CreateContext makes the new context current only when none is.
+	imgui.SetCurrentContext(ctx)
 	io := imgui.CurrentIO()
 	io.SetIniFilename("")
 	imgui.StyleColorsDark()
@@ -71,7 +94,8 @@ func Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	defer glfw.Terminate()
+	defer closeWindow(win)
+	prevCtx := imgui.CurrentContext()
 	glfw.SwapInterval(1)
 	r, err := render.New()
 	if err != nil {
@@ -80,7 +104,12 @@ func Run(a *App) error {
 	defer r.Delete()
 
 	ctx := imguiContext()
-	defer imgui.DestroyContextV(ctx)
+	defer func() {
+		imgui.DestroyContextV(ctx)
+		if prevCtx != nil && prevCtx.CData != nil {
+			imgui.SetCurrentContext(prevCtx)
+		}
+	}()
 	implglfw.InitForOpenGL(implglfw.NewGLFWwindowFromC(unsafe.Pointer(win.Handle())), true)
 	defer implglfw.Shutdown()
 	implgl3.InitV("#version 410")
@@ -105,6 +134,9 @@ func Run(a *App) error {
 		implgl3.NewFrame()
 		implglfw.NewFrame()
 		imgui.NewFrame()
+		if a.Script != nil {
+			a.Script(a, a.frames)
+		}
 		a.handleInput(scale)
 		a.Update()
 		gl0 := time.Now()
@@ -113,8 +145,15 @@ func Run(a *App) error {
 		a.drawUI(scale, true)
 		imgui.Render()
 		implgl3.RenderDrawData(imgui.CurrentDrawData())
+		a.frames++
+		if a.Screenshot != nil && a.frames == a.ExitAfter {
+			a.Screenshot(render.ReadFramebuffer(fw, fh))
+		}
 		win.SwapBuffers()
 		_ = gl0
+		if a.ExitAfter > 0 && a.frames >= a.ExitAfter {
+			a.quit = true
+		}
 		now := time.Now()
 		a.Stats.Frame = now.Sub(last)
 		last = now

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/geom"
+	"github.com/sovviz/sovviz/render/drawlist"
+)
+
+// GLFW and OpenGL must be driven from the main thread, but tests run on
+// other goroutines: TestMain keeps the main thread and runs GL work that
+// tests hand it through onMain.
+var mainQueue = make(chan func())
+
+func onMain(f func()) {
+	done := make(chan struct{})
+	mainQueue <- func() { f(); close(done) }
+	<-done
+}
+
+// offscreen is shared by the tests (one GLFW per process); offErr says why
+// it could not be opened.
+var (
+	offscreen *Offscreen
+	offErr    error
+)
+
+func TestMain(m *testing.M) {
+	result := make(chan int)
+	go func() { result <- m.Run() }()
+	for {
+		select {
+		case f := <-mainQueue:
+			f()
+		case code := <-result:
+			if offscreen != nil {
+				offscreen.Close()
+			}
+			os.Exit(code)
+		}
+	}
+}
+
+// needGL returns the shared offscreen renderer. Without a display the test
+// fails (not skips): CI must run the GUI tests under Xvfb (make test does).
+func needGL(t *testing.T) *Offscreen {
+	t.Helper()
+	onMain(func() {
+		if offscreen == nil && offErr == nil {
+			offscreen, offErr = NewOffscreen()
+		}
+	})
+	if offErr != nil {
+		t.Fatalf("GUI test needs an X display with OpenGL 4.1 (run it under scripts/xvfb.sh, as make test does): %v", offErr)
+	}
+	return offscreen
+}
+
+func renderApp(t *testing.T, a *App, w, h int) *image.NRGBA {
+	t.Helper()
+	o := needGL(t)
+	var img *image.NRGBA
+	var err error
+	onMain(func() { img, err = o.Render(a, w, h) })
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return img
+}
+
+func near(c color.NRGBA, want [3]uint8, tol int) bool {
+	d := func(a, b uint8) int {
+		if a > b {
+			return int(a - b)
+		}
+		return int(b - a)
+	}
+	return d(c.R, want[0]) <= tol && d(c.G, want[1]) <= tol && d(c.B, want[2]) <= tol
+}
+
+// findColor reports whether a pixel within r of (x, y) has colour want.
+func findColor(img *image.NRGBA, x, y float64, r int, want drawlist.Color) bool {
+	cx, cy := int(math.Floor(x)), int(math.Floor(y))
+	w := want.RGB8()
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			if near(img.NRGBAAt(cx+dx, cy+dy), w, 24) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notBlank checks that a good share of the image differs from the clear
+// colour and that it has many colours (shading, not flat fills).
+func notBlank(t *testing.T, img *image.NRGBA, name string) {
+	t.Helper()
+	bg := [3]uint8{}
+	for i, v := range [3]float32{0.16, 0.17, 0.19} {
+		bg[i] = uint8(v*255 + 0.5)
+	}
+	b := img.Bounds()
+	differ := 0
+	colours := map[color.NRGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			c := img.NRGBAAt(x, y)
+			if !near(c, bg, 3) {
+				differ++
+			}
+			if len(colours) < 1000 {
+				colours[c] = true
+			}
+		}
+	}
+	frac := float64(differ) / float64((b.Dx()/2)*(b.Dy()/2))
+	if frac < 0.03 || len(colours) < 50 {
+		t.Errorf("%s: image looks blank: %.1f%% non-background pixels, %d colours", name, 100*frac, len(colours))
+	}
+}
+
+func savePNG(t *testing.T, img *image.NRGBA, name string) {
+	// Keep the images of failing tests for a look.
+	if !t.Failed() {
+		return
+	}
+	p := fmt.Sprintf("%s/%s.png", t.TempDir(), name)
+	f, err := os.Create(p)
+	if err == nil {
+		defer f.Close()
+		_ = encodePNG(f, img)
+		t.Logf("image kept at %s", p)
+	}
+}
+
+// checkWitnesses asserts that every pair's witness points show their
+// overlay colours at the pixels where the camera projects them.
+func checkWitnesses(t *testing.T, a *App, img *image.NRGBA, name string) {
+	t.Helper()
+	if len(a.Pairs) == 0 {
+		t.Fatalf("%s: no pair passed the broad phase", name)
+	}
+	for _, pr := range a.Pairs {
+		r := &pr.Result
+		if r.Status == contact.Failed {
+			continue
+		}
+		for _, w := range []struct {
+			p geom.Vec3
+			c drawlist.Color
+		}{{r.P, drawlist.WitnessPColor}, {r.Q, drawlist.WitnessQColor}} {
+			x, y, _, ok := a.Camera.Project(w.p)
+			if !ok || x < 0 || y < 0 || x >= float64(img.Bounds().Dx()) || y >= float64(img.Bounds().Dy()) {
+				continue
+			}
+			// The Q dot is drawn after P and may cover it when the pair touches.
+			if w.c == drawlist.WitnessPColor && r.P.Sub(r.Q).Len() < 4*a.Camera.PixelSize()*drawlist.WitnessSize {
+				continue
+			}
+			if !findColor(img, x, y, 2, w.c) {
+				t.Errorf("%s: pair %d-%d: witness colour %v missing at pixel (%.1f, %.1f)", name, pr.I, pr.J, w.c.RGB8(), x, y)
+			}
+		}
+	}
+}
+
+func TestRenderDemoAllViews(t *testing.T) {
+	for v := drawlist.Persp; v <= drawlist.Bottom; v++ {
+		a := NewApp(DemoObjects())
+		a.Camera.Width, a.Camera.Height = 640, 400
+		a.Camera.SetView(v)
+		a.FrameAll()
+		img := renderApp(t, a, 640, 400)
+		name := "demo-" + v.String()
+		notBlank(t, img, name)
+		checkWitnesses(t, a, img, name)
+		savePNG(t, img, name)
+	}
+}
+
+// Switching the witness overlay off removes its colour from the image, so
+// the colour found above is the overlay's and nothing else's.
+func TestOverlaySwitch(t *testing.T) {
+	a := NewApp(DemoObjects())
+	a.Overlays = drawlist.Overlays{Grid: true}
+	img := renderApp(t, a, 640, 400)
+	r := a.Pairs[0].Result
+	for _, w := range []struct {
+		p geom.Vec3
+		c drawlist.Color
+	}{{r.P, drawlist.WitnessPColor}, {r.Q, drawlist.WitnessQColor}} {
+		x, y, _, _ := a.Camera.Project(w.p)
+		if findColor(img, x, y, 2, w.c) {
+			t.Errorf("witness overlay off, but colour %v found at (%.1f, %.1f)", w.c.RGB8(), x, y)
+		}
+	}
+	savePNG(t, img, "overlays-off")
+}
+
+// The segment colour tells separated from overlapping pairs, in the image.
+func TestSegmentColour(t *testing.T) {
+	for _, tc := range []struct {
+		dx   float64
+		want drawlist.Color
+	}{{3, drawlist.SeparatedColor}, {1.3, drawlist.OverlapColor}} {
+		objs := []Object{
+			{Name: "a", Color: Palette[0], Body: geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}},
+			{Name: "b", Color: Palette[1], Body: geom.Body{Shape: geom.Ellipsoid(0.6, 0.8, 0.7), Pose: geom.Pose{Position: geom.Vec3{tc.dx, 0.2, 0.1}, Orientation: geom.Quat{W: 1}}}},
+		}
+		a := NewApp(objs)
+		a.Overlays = drawlist.Overlays{Segment: true}
+		a.Camera.SetView(drawlist.Top)
+		a.FrameAll()
+		img := renderApp(t, a, 640, 400)
+		r := a.Pairs[0].Result
+		m := r.P.Add(r.Q).Mul(0.5)
+		x, y, _, _ := a.Camera.Project(m)
+		if !findColor(img, x, y, 1, tc.want) {
+			t.Errorf("dx %g (distance %g): segment colour %v missing at its midpoint (%.1f, %.1f)", tc.dx, r.Distance, tc.want.RGB8(), x, y)
+		}
+		savePNG(t, img, fmt.Sprintf("segment-%g", tc.dx))
+	}
+}
+
+// X-ray makes an object hidden behind another visible through it.
+func TestXRayShowsHiddenObject(t *testing.T) {
+	red := drawlist.Color{0.9, 0.1, 0.1, 1}
+	objs := []Object{
+		{Name: "front", Color: drawlist.Color{0.8, 0.8, 0.8, 1}, Body: geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{0, -2, 0}, Orientation: geom.Quat{W: 1}}}},
+		{Name: "behind", Color: red, Body: geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{0, 2, 0}, Orientation: geom.Quat{W: 1}}}},
+	}
+	a := NewApp(objs)
+	a.Overlays = drawlist.Overlays{}
+	a.Camera.SetView(drawlist.Front)
+	a.FrameAll()
+	redness := func(img *image.NRGBA) int {
+		c := img.NRGBAAt(320, 200)
+		return int(c.R) - int(c.G)
+	}
+	opaque := renderApp(t, a, 640, 400)
+	a.Overlays.XRay = true
+	xray := renderApp(t, a, 640, 400)
+	if ro, rx := redness(opaque), redness(xray); !(ro < 10 && rx > 40) {
+		t.Errorf("centre redness opaque %d, x-ray %d: want the red sphere hidden, then seen through", ro, rx)
+	}
+}
+
+// The interactive window opens, runs frames with scripted mouse-free camera
+// moves, and shows the scene (the screenshot is its back buffer).
+func TestWindowRuns(t *testing.T) {
+	needGL(t)
+	a := NewApp(DemoObjects())
+	a.ExitAfter = 6
+	var shot *image.NRGBA
+	a.Screenshot = func(img *image.NRGBA) { shot = img }
+	a.Script = func(a *App, frame int) {
+		if frame == 2 {
+			a.Camera.Orbit(40, 10)
+		}
+	}
+	var err error
+	onMain(func() {
+		// The window shares the process with the offscreen context:
+		// run it, then make the offscreen context current again.
+		err = Run(a)
+		offscreen.win.MakeContextCurrent()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot == nil {
+		t.Fatal("no frame captured")
+	}
+	notBlank(t, shot, "window")
+	if a.frames != 6 || a.Stats.Pairs != 1 {
+		t.Errorf("frames %d, pairs %d", a.frames, a.Stats.Pairs)
+	}
+}
