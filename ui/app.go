@@ -131,11 +131,30 @@ type meshEntry struct {
 func NewApp(objs []Object) *App {
 	a := &App{
 		Objects: objs, Selected: -1, Camera: drawlist.DefaultCamera(), Overlays: drawlist.DefaultOverlays(),
-		Solver: contact.DefaultOptions(), WarmStart: true, Margin: math.Inf(1),
+		Solver: contact.DefaultOptions(), WarmStart: true,
 		ShowOverlays: true, ShowStatus: true, ShowParamSpace: false, Mesher: DefaultMesher,
 	}
+	a.Margin = DefaultMargin(objs)
 	a.FrameAll()
 	return a
+}
+
+// DefaultMargin returns the broad-phase margin a scene starts with: half
+// the mean bounding radius of its objects, so that neighbours that are close
+// for their size show their distance and far ones cost nothing.
+func DefaultMargin(objs []Object) float64 {
+	if len(objs) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range objs {
+		sum += objs[i].Body.Shape.BoundingRadiusFast()
+	}
+	m := 0.5 * sum / float64(len(objs))
+	if math.IsNaN(m) || math.IsInf(m, 0) {
+		return 0
+	}
+	return m
 }
 
 // SetObjects replaces the scene's objects (loading a file): caches are
@@ -145,6 +164,7 @@ func (a *App) SetObjects(objs []Object) {
 	a.Selected = -1
 	a.meshes = nil
 	a.worldN = -1
+	a.Margin = DefaultMargin(objs)
 	a.FrameAll()
 }
 

@@ -259,6 +259,10 @@ func (a *App) drawOverlayWindow() {
 			a.Solver.QuadLevels = int(levels)
 		}
 		imgui.Checkbox("warm start", &a.WarmStart)
+		margin := a.Margin
+		if imgui.InputDoubleV("broad-phase margin", &margin, 0, 0, "%.3g", 0) && margin >= 0 && !math.IsInf(margin, 0) {
+			a.Margin = margin
+		}
 		if imgui.Button("frame all (Home)") {
 			a.FrameAll()
 		}
@@ -270,7 +274,8 @@ func (a *App) drawOverlayWindow() {
 // parameter domain of both shapes of one pair (thesis Fig. 3.6), with the
 // witness points' parameters.
 func (a *App) drawParamSpace() {
-	imgui.SetNextWindowPosV(vec2(10, 420), imgui.CondFirstUseEver, vec2(0, 0))
+	ds := imgui.CurrentIO().DisplaySize()
+	imgui.SetNextWindowPosV(vec2(float64(ds.X)-340, 186), imgui.CondFirstUseEver, vec2(0, 0))
 	if imgui.BeginV("Parameter space", &a.ShowParamSpace, imgui.WindowFlagsAlwaysAutoResize) {
 		if len(a.Pairs) == 0 {
 			imgui.TextUnformatted("no pair passes the broad phase")
@@ -286,6 +291,7 @@ func (a *App) drawParamSpace() {
 		if imgui.ComboStrarr("pair", &k, names, int32(len(names))) {
 			a.ParamPair = int(k)
 		}
+		imgui.TextUnformatted("p1 across [-pi, pi], p2 up [-pi/2, pi/2]")
 		pr := &a.Pairs[a.ParamPair]
 		r := &pr.Result
 		if r.UsedGuess != contact.Quadtree || r.QuadLevels == 0 {
@@ -300,8 +306,8 @@ func (a *App) drawParamSpace() {
 				cells = r.QuadCellsB[:r.QuadLevels]
 				local, wc = r.LocalQ, drawlist.WitnessQColor
 			}
-			imgui.TextUnformatted(obj.Name + "   (p1 across in [-pi, pi], p2 up in [-pi/2, pi/2])")
-			const pw, ph = 360, 180
+			imgui.TextUnformatted(obj.Name)
+			const pw, ph = 300, 150
 			p0 := imgui.CursorScreenPos()
 			imgui.Dummy(vec2(pw, ph))
 			dl := imgui.WindowDrawList()

@@ -191,6 +191,9 @@ func TestOverlaySwitch(t *testing.T) {
 	a := NewApp(DemoObjects())
 	a.Overlays = drawlist.Overlays{Grid: true}
 	img := renderApp(t, a, 640, 400)
+	if len(a.Pairs) != 1 {
+		t.Fatalf("%d pairs, want 1", len(a.Pairs))
+	}
 	r := a.Pairs[0].Result
 	for _, w := range []struct {
 		p geom.Vec3
@@ -215,10 +218,14 @@ func TestSegmentColour(t *testing.T) {
 			{Name: "b", Color: Palette[1], Body: geom.Body{Shape: geom.Ellipsoid(0.6, 0.8, 0.7), Pose: geom.Pose{Position: geom.Vec3{tc.dx, 0.2, 0.1}, Orientation: geom.Quat{W: 1}}}},
 		}
 		a := NewApp(objs)
+		a.Margin = 10
 		a.Overlays = drawlist.Overlays{Segment: true}
 		a.Camera.SetView(drawlist.Top)
 		a.FrameAll()
 		img := renderApp(t, a, 640, 400)
+		if len(a.Pairs) != 1 {
+			t.Fatalf("dx %g: %d pairs, want 1", tc.dx, len(a.Pairs))
+		}
 		r := a.Pairs[0].Result
 		m := r.P.Add(r.Q).Mul(0.5)
 		x, y, _, _ := a.Camera.Project(m)

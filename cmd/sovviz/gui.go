@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
+	"os"
 
+	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/ui"
 )
 
@@ -22,6 +27,26 @@ func runGUI(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "sovviz: %v\n", err)
 		return 1
+	}
+	// SOVVIZ_SCREENSHOT=out.png: run a few frames, save the window's
+	// last frame (ImGui windows included) and exit. Used for docs/img.
+	if shot := os.Getenv("SOVVIZ_SCREENSHOT"); shot != "" {
+		app.ExitAfter = 8
+		if os.Getenv("SOVVIZ_PARAMSPACE") != "" {
+			app.ShowParamSpace = true
+			app.Solver.Guess = contact.Quadtree
+			app.Overlays.Tangents = true
+		}
+		app.Screenshot = func(img *image.NRGBA) {
+			var buf bytes.Buffer
+			err := png.Encode(&buf, img)
+			if err == nil {
+				err = writeFileAtomic(shot, buf.Bytes())
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "sovviz: screenshot: %v\n", err)
+			}
+		}
 	}
 	if err := ui.Run(app); err != nil {
 		fmt.Fprintf(stderr, "sovviz: %v\n", err)
