@@ -122,3 +122,6 @@ func flipOpaque(img *image.NRGBA) {
 		img.Pix[i] = 255
 	}
 }
+
+// Finish blocks until the GPU has executed every command (for timing).
+func Finish() { gl.Finish() }

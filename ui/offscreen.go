@@ -83,6 +83,24 @@ func (o *Offscreen) Render(a *App, w, h int) (*image.NRGBA, error) {
 	return img, nil
 }
 
+// Draw renders one w×h frame of a offscreen without reading it back, and
+// waits for the GPU to finish (for timing).
+func (o *Offscreen) Draw(a *App, w, h int) error {
+	if o.target == nil || o.target.Width != w || o.target.Height != h {
+		if _, err := o.Render(a, w, h); err != nil {
+			return err
+		}
+	}
+	o.win.MakeContextCurrent()
+	a.Camera.Width, a.Camera.Height = w, h
+	a.Update()
+	o.target.Bind()
+	o.r.Draw(&a.List, &a.Camera)
+	a.Stats.Triangles = o.r.Triangles
+	render.Finish()
+	return nil
+}
+
 // encodePNG writes img as PNG.
 func encodePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
 

@@ -161,7 +161,9 @@ func compareMeshes(a, b MeshItem) int {
 	return 0
 }
 
-// sceneBounds returns the world box of the visible objects.
+// sceneBounds returns a box around the visible objects, from their cheap
+// bounding spheres (geom's tight boxes cost a search per object, too much
+// for every frame; the grid and the framing do not need them tight).
 func sceneBounds(objs []Object) (geom.AABB, bool) {
 	var box geom.AABB
 	found := false
@@ -169,7 +171,9 @@ func sceneBounds(objs []Object) (geom.AABB, bool) {
 		if objs[i].Hidden {
 			continue
 		}
-		b := objs[i].Body.WorldAABB()
+		c := objs[i].Body.Pose.Position
+		r := objs[i].Body.Shape.BoundingRadiusFast()
+		b := geom.AABB{Min: c.Sub(geom.Vec3{r, r, r}), Max: c.Add(geom.Vec3{r, r, r})}
 		if !found {
 			box, found = b, true
 			continue
