@@ -15,6 +15,7 @@ type uiState struct {
 	glVersion string
 	quit      bool
 	frames    int
+	placed    [][4]float64 // label rectangles of this frame
 }
 
 func col(c drawlist.Color) uint32 { return imgui.ColorU32Vec4(imgui.NewVec4(c[0], c[1], c[2], c[3])) }
@@ -110,21 +111,42 @@ func (a *App) drawUI(scale float64, interactive bool) {
 }
 
 // drawLabels writes the draw list's labels at their projected positions,
-// with a shadow so they read on any background.
+// with a shadow so they read on any background. A label that would overlap
+// one already written is dropped (the list puts the important ones first);
+// hovering its anchor shows it anyway.
 func (a *App) drawLabels(scale float64) {
 	dl := imgui.BackgroundDrawList()
 	vp := a.Camera.ViewProj()
+	a.placed = a.placed[:0]
+	m := imgui.MousePos()
 	for i := range a.List.Labels {
 		l := &a.List.Labels[i]
 		x, y, _, ok := drawlist.ProjectWith(&vp, a.Camera.Width, a.Camera.Height, l.P)
 		if !ok {
 			continue
 		}
-		x, y = x/scale+10, y/scale-20
+		ax, ay := x/scale, y/scale
+		x, y = ax+10, ay-20
 		txt := a.List.Text(i)
+		ts := imgui.CalcTextSize(txt)
+		r := [4]float64{x, y, x + float64(ts.X), y + float64(ts.Y)}
+		hovered := math.Abs(float64(m.X)-ax) < 8 && math.Abs(float64(m.Y)-ay) < 8
+		if !hovered && overlapsAny(a.placed, r) {
+			continue
+		}
+		a.placed = append(a.placed, r)
 		dl.AddTextVec2(vec2(x+1, y+1), col(drawlist.Color{0, 0, 0, 0.85}), txt)
 		dl.AddTextVec2(vec2(x, y), col(l.Color), txt)
 	}
+}
+
+func overlapsAny(rs [][4]float64, r [4]float64) bool {
+	for _, q := range rs {
+		if r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3] {
+			return true
+		}
+	}
+	return false
 }
 
 // drawViewCube draws the view-cube in the top-right corner (thesis §4.2):

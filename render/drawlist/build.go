@@ -123,26 +123,34 @@ func Build(d *DrawList, f *Frame) {
 	if ov.Grid || ov.Axes {
 		buildGround(d, f)
 	}
-	for i := range f.Objects {
-		o := &f.Objects[i]
-		if o.NonConvex && !o.Hidden {
-			top := o.Body.Pose.Position.Add(geom.Vec3{0, 0, o.Body.Shape.BoundingRadiusFast()})
-			buf := d.BeginLabel()
-			buf = append(buf, "non-convex"...)
-			if o.HullGap > 0 {
-				buf = append(buf, " (hull gap "...)
-				buf = strconv.AppendFloat(buf, o.HullGap, 'g', 2, 64)
-				buf = append(buf, ')')
-			}
-			d.EndLabel(buf, top, NonConvexColor)
-		}
-	}
 	for k := range f.Pairs {
 		pr := &f.Pairs[k]
 		if pr.I < 0 || pr.J < 0 || pr.I >= len(f.Objects) || pr.J >= len(f.Objects) {
 			continue
 		}
-		buildPair(d, &f.Objects[pr.I], &f.Objects[pr.J], &pr.Result, ov)
+		a, b := &f.Objects[pr.I], &f.Objects[pr.J]
+		if a.Hidden || b.Hidden {
+			continue
+		}
+		buildPair(d, a, b, &pr.Result, ov)
+	}
+	// Non-convex objects: an orange dot on top, and a label (after the
+	// pairs' labels, which matter more when the UI has to drop some).
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if !o.NonConvex || o.Hidden {
+			continue
+		}
+		top := o.Body.Pose.Position.Add(geom.Vec3{0, 0, o.Body.Shape.BoundingRadiusFast()})
+		d.AddPoint(top, NonConvexColor, 8, false)
+		buf := d.BeginLabel()
+		buf = append(buf, "non-convex"...)
+		if o.HullGap > 0 {
+			buf = append(buf, " (hull gap "...)
+			buf = strconv.AppendFloat(buf, o.HullGap, 'g', 2, 64)
+			buf = append(buf, ')')
+		}
+		d.EndLabel(buf, top, NonConvexColor)
 	}
 }
 
@@ -194,7 +202,14 @@ func SceneSphere(objs []Object) (geom.Vec3, float64) {
 		return geom.Vec3{}, 1
 	}
 	c := box.Center()
-	return c, math.Max(box.Max.Sub(c).Len(), 1e-3)
+	r := 1e-3
+	for i := range objs {
+		if !objs[i].Hidden {
+			b := &objs[i].Body
+			r = math.Max(r, b.Pose.Position.Sub(c).Len()+b.Shape.BoundingRadiusFast())
+		}
+	}
+	return c, r
 }
 
 // buildGround adds the grid under the scene and the axis triad.
