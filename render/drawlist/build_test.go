@@ -297,3 +297,23 @@ func TestViewCubePick(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuildOverlays is the overlay path of one frame: a draw list for
+// 12 objects and every pair among them with all overlays on.
+func BenchmarkBuildOverlays(b *testing.B) {
+	var objs []geom.Body
+	for i := 0; i < 12; i++ {
+		s := geom.Superovoid{A: [3]float64{0.5, 0.4, 0.6}, Eps: [2]float64{0.7, 0.9}, Taper: [2]float64{0.1, 0}}
+		objs = append(objs, body(float64(i%4)*1.3, float64(i/4)*1.3, 0, s))
+	}
+	f, _ := testFrame(contact.Quadtree, objs...)
+	f.Objects[3].NonConvex = true
+	var d DrawList
+	Build(&d, f)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Build(&d, f)
+	}
+	b.ReportMetric(float64(len(f.Pairs)), "pairs")
+}
