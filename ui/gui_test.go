@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	imgui "github.com/AllenDang/cimgui-go/imgui"
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
@@ -288,5 +289,66 @@ func TestWindowRuns(t *testing.T) {
 	notBlank(t, shot, "window")
 	if a.frames != 6 || a.Stats.Pairs != 1 {
 		t.Errorf("frames %d, pairs %d", a.frames, a.Stats.Pairs)
+	}
+}
+
+// Scripted user input through ImGui's event queue, as the GLFW backend
+// would feed it: a left drag orbits, the wheel zooms, F frames, a click on
+// the view-cube's centre picks the view of the face under it.
+func TestWindowInput(t *testing.T) {
+	needGL(t)
+	a := NewApp(DemoObjects())
+	yaw0, dist0 := a.Camera.Yaw, a.Camera.Distance
+	var yaw1, dist1 float64
+	var viewAfterClick drawlist.View
+	a.ExitAfter = 40
+	a.Script = func(a *App, frame int) {
+		io := imgui.CurrentIO()
+		ds := io.DisplaySize()
+		switch {
+		case frame == 1:
+			io.AddMousePosEvent(float32(ds.X)/2, float32(ds.Y)/2)
+		case frame == 2:
+			io.AddMouseButtonEvent(0, true)
+		case frame >= 3 && frame < 10:
+			io.AddMousePosEvent(float32(ds.X)/2+float32(frame-2)*15, float32(ds.Y)/2)
+		case frame == 10:
+			io.AddMouseButtonEvent(0, false)
+		case frame == 12:
+			yaw1 = a.Camera.Yaw
+			io.AddMouseWheelEvent(0, 2)
+		case frame == 14:
+			dist1 = a.Camera.Distance
+			// Look from the right in perspective, so that the right face
+			// covers the view-cube's centre.
+			a.Camera.SetView(drawlist.Right)
+			a.Camera.Orbit(0, 0) // back to perspective, same angles
+		case frame == 16:
+			// The cube's centre: window at (width-140, 8), padding 8, cube 116 wide.
+			io.AddMousePosEvent(float32(ds.X)-140+8+58, 8+8+58)
+		case frame == 18:
+			io.AddMouseButtonEvent(0, true)
+		case frame == 20:
+			io.AddMouseButtonEvent(0, false)
+		case frame == 24:
+			viewAfterClick = a.Camera.CurrentView()
+		}
+	}
+	var err error
+	onMain(func() {
+		err = Run(a)
+		offscreen.win.MakeContextCurrent()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(yaw1 < yaw0-0.1) {
+		t.Errorf("dragging right should orbit: yaw %g -> %g", yaw0, yaw1)
+	}
+	if !(dist1 < dist0*0.9) {
+		t.Errorf("wheel up should zoom in: distance %g -> %g", dist0, dist1)
+	}
+	if viewAfterClick != drawlist.Right {
+		t.Errorf("clicking the cube's centre in a right-side perspective picked %v, want right", viewAfterClick)
 	}
 }
