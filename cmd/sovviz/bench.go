@@ -1,0 +1,556 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/geom"
+)
+
+func init() {
+	commands["bench"] = command{"reproduce paper 000 §5.1's 10,000-pair benchmark (Tables 1 and 2, warm starts)", runBench}
+}
+
+// benchArgs are the parsed flags of "sovviz bench".
+type benchArgs struct {
+	n         int
+	seed      uint64
+	methods   []contact.Method
+	guess     contact.Guess
+	levels    int
+	warmSteps int
+	tol       float64
+}
+
+// Per-step motion of the warm-start run: b moves by warmMove along a random
+// direction and both bodies turn by warmTurn radians about random axes, as
+// between two frames of an animation.
+const (
+	warmMove = 1e-3
+	warmTurn = 0.5 * math.Pi / 180
+	// agreeTol is the distance agreement demanded between schemes and
+	// between warm and cold answers (the project's accuracy target).
+	agreeTol = 1e-9
+	// benchChunk pairs are queried once untimed before being timed, so that
+	// the per-shape analysis cache holds their shapes (it is bounded, and
+	// shape analysis is a property of a shape, not part of a query).
+	benchChunk = 1000
+)
+
+func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
+	def := contact.DefaultOptions()
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 10000, "number of pairs in the battery")
+	seed := fs.Uint64("seed", 1, "seed of the battery and of the warm-start motion")
+	method := fs.String("method", "all", "scheme: all, implicit, parametric or ntb")
+	guess := fs.String("guess", "quadtree", "cold initial guess: quadtree (the paper's), octree or support")
+	levels := fs.Int("levels", 6, fmt.Sprintf("quadtree levels, 1..%d", contact.MaxQuadLevels))
+	warm := fs.Int("warm-steps", 50, "steps of the warm-start run per pair (0: skip it)")
+	tol := fs.Float64("tol", def.Tol, "Newton tolerance (length units, > 0)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-tol T]")
+		fmt.Fprintln(stderr, "Reproduces paper 000 §5.1 (docs/bench.md): Tables 1 and 2 and a warm-start run.")
+		fs.PrintDefaults()
+	}
+	var ba benchArgs
+	if err := fs.Parse(args); err != nil {
+		return ba, err
+	}
+	if fs.NArg() > 0 {
+		return ba, fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
+	}
+	if *n < 1 || *n > 10_000_000 {
+		return ba, fmt.Errorf("bench: -n %d: want a pair count in [1, 10000000]", *n)
+	}
+	ba.n, ba.seed = *n, *seed
+	if *method == "all" {
+		ba.methods = []contact.Method{contact.Implicit, contact.Parametric, contact.NTB}
+	} else if m, ok := parseMethod(*method); ok {
+		ba.methods = []contact.Method{m}
+	} else {
+		return ba, fmt.Errorf("bench: -method %q: want all, implicit, parametric or ntb", *method)
+	}
+	var ok bool
+	if ba.guess, ok = parseGuess(*guess); !ok {
+		return ba, fmt.Errorf("bench: -guess %q: want quadtree, octree or support", *guess)
+	}
+	if *levels < 1 || *levels > contact.MaxQuadLevels {
+		return ba, fmt.Errorf("bench: -levels %d: want 1..%d", *levels, contact.MaxQuadLevels)
+	}
+	ba.levels = *levels
+	if *warm < 0 || *warm > 100_000 {
+		return ba, fmt.Errorf("bench: -warm-steps %d: want 0..100000", *warm)
+	}
+	ba.warmSteps = *warm
+	if !(*tol > 0) || math.IsInf(*tol, 0) {
+		return ba, fmt.Errorf("bench: -tol %v: want a finite number > 0", *tol)
+	}
+	ba.tol = *tol
+	return ba, nil
+}
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	ba, err := parseBenchArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+		return 2
+	}
+	rep := runBattery(&ba, newProgress(stderr))
+	writeBenchReport(stdout, &ba, rep)
+	return 0
+}
+
+// coldRun holds one scheme's cold queries, pair by pair.
+type coldRun struct {
+	method                contact.Method
+	guessNS, totalNS      []float64
+	iters                 []float64
+	dist                  []float64
+	converged, certified  []bool
+	nonConvex, fallback   []bool
+	warmNS, warmIters     []float64
+	warmFellBack          int
+	warmMaxDiff           float64
+	warmMismatch          int
+	warmFailed, warmCount int
+}
+
+type benchReport struct {
+	runs    []*coldRun
+	elapsed time.Duration
+}
+
+// runBattery times every scheme on the same battery.
+func runBattery(ba *benchArgs, prog *progress) *benchReport {
+	start := time.Now()
+	pairs := contact.PaperBattery(ba.n, ba.seed)
+	rep := &benchReport{}
+	results := make([]contact.Result, ba.n)
+	for _, m := range ba.methods {
+		opt := contact.DefaultOptions()
+		opt.Method, opt.Guess, opt.QuadLevels, opt.Tol = m, ba.guess, ba.levels, ba.tol
+		opt.TimeGuess = true
+		sv := contact.NewSolver(opt)
+		run := newColdRun(m, ba.n)
+		name := schemeName(m, ba.guess)
+		prog.phase(name+" cold", ba.n)
+		for lo := 0; lo < ba.n; lo += benchChunk {
+			hi := min(lo+benchChunk, ba.n)
+			for i := lo; i < hi; i++ {
+				sv.Query(&pairs[i][0], &pairs[i][1])
+			}
+			for i := lo; i < hi; i++ {
+				t0 := time.Now()
+				r := sv.Query(&pairs[i][0], &pairs[i][1])
+				dt := time.Since(t0)
+				run.record(i, &r, dt)
+				results[i] = r
+				prog.step(i + 1)
+			}
+		}
+		prog.done()
+		if ba.warmSteps > 0 {
+			prog.phase(name+" warm", ba.n)
+			warmRun(sv, ba, pairs, results, run, prog)
+			prog.done()
+		}
+		rep.runs = append(rep.runs, run)
+	}
+	rep.elapsed = time.Since(start)
+	return rep
+}
+
+func newColdRun(m contact.Method, n int) *coldRun {
+	return &coldRun{
+		method:  m,
+		guessNS: make([]float64, n), totalNS: make([]float64, n), iters: make([]float64, n),
+		dist:      make([]float64, n),
+		converged: make([]bool, n), certified: make([]bool, n),
+		nonConvex: make([]bool, n), fallback: make([]bool, n),
+	}
+}
+
+func (c *coldRun) record(i int, r *contact.Result, dt time.Duration) {
+	c.guessNS[i] = float64(r.GuessNS)
+	c.totalNS[i] = float64(dt.Nanoseconds())
+	c.iters[i] = float64(r.Iterations)
+	c.dist[i] = r.Distance
+	c.converged[i] = r.Status == contact.Converged
+	c.certified[i] = r.Certified
+	c.nonConvex[i] = r.NonConvex != 0
+	c.fallback[i] = r.Fallback
+}
+
+// warmRun animates every pair for ba.warmSteps steps from its cold answer,
+// timing each warm-started query, and checks the last answer of each pair
+// against a cold query of the same poses.
+func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []contact.Result, run *coldRun, prog *progress) {
+	rng := rand.New(rand.NewPCG(ba.seed, 0xa11a))
+	run.warmNS = make([]float64, 0, ba.n*ba.warmSteps)
+	run.warmIters = make([]float64, 0, ba.n*ba.warmSteps)
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := cold[i]
+		for k := 0; k < ba.warmSteps; k++ {
+			b.Pose.Position = b.Pose.Position.Add(randomUnit(rng).Mul(warmMove))
+			a.Pose.Orientation = turn(a.Pose.Orientation, rng)
+			b.Pose.Orientation = turn(b.Pose.Orientation, rng)
+			t0 := time.Now()
+			r := sv.QueryWarm(&a, &b, &prev)
+			dt := time.Since(t0)
+			run.warmNS = append(run.warmNS, float64(dt.Nanoseconds()))
+			run.warmIters = append(run.warmIters, float64(r.Iterations))
+			if !r.Warm {
+				run.warmFellBack++
+			}
+			if r.Status == contact.Failed {
+				run.warmFailed++
+			}
+			prev = r
+		}
+		c := sv.Query(&a, &b)
+		if d := math.Abs(c.Distance - prev.Distance); d > run.warmMaxDiff || math.IsNaN(d) {
+			run.warmMaxDiff = d
+		}
+		if !(math.Abs(c.Distance-prev.Distance) <= agreeTol) {
+			run.warmMismatch++
+		}
+		run.warmCount++
+		prog.step(i + 1)
+	}
+}
+
+// randomUnit returns a direction drawn uniformly from the unit sphere.
+func randomUnit(r *rand.Rand) geom.Vec3 {
+	z := 2*r.Float64() - 1
+	phi := 2 * math.Pi * r.Float64()
+	s := math.Sqrt(1 - z*z)
+	return geom.Vec3{s * math.Cos(phi), s * math.Sin(phi), z}
+}
+
+// turn rotates q by warmTurn about a random axis and renormalises it.
+func turn(q geom.Quat, r *rand.Rand) geom.Quat {
+	ax := randomUnit(r)
+	h := warmTurn / 2
+	d := geom.Quat{W: math.Cos(h), V: ax.Mul(math.Sin(h))}
+	return d.Mul(q).Normalize()
+}
+
+// schemeName names a scheme as paper 000 does (quadImplicit, ntbParametric…).
+func schemeName(m contact.Method, g contact.Guess) string {
+	prefix := map[contact.Guess]string{contact.Quadtree: "quad", contact.Octree: "oct", contact.Support: "support"}[g]
+	switch m {
+	case contact.Implicit:
+		return prefix + "Implicit"
+	case contact.Parametric:
+		return prefix + "Parametric"
+	default:
+		if g == contact.Quadtree {
+			return "ntbParametric"
+		}
+		return prefix + "NTB"
+	}
+}
+
+// stats summarises a sample.
+type stats struct {
+	n                     int
+	mean, sd, median, p99 float64
+}
+
+func summarize(xs []float64) stats {
+	s := stats{n: len(xs)}
+	if s.n == 0 {
+		return s
+	}
+	for _, x := range xs {
+		s.mean += x
+	}
+	s.mean /= float64(s.n)
+	if s.n > 1 {
+		for _, x := range xs {
+			s.sd += (x - s.mean) * (x - s.mean)
+		}
+		s.sd = math.Sqrt(s.sd / float64(s.n-1))
+	}
+	ys := slices.Clone(xs)
+	slices.Sort(ys)
+	if s.n%2 == 1 {
+		s.median = ys[s.n/2]
+	} else {
+		s.median = (ys[s.n/2-1] + ys[s.n/2]) / 2
+	}
+	// Nearest rank: the smallest value with at least 99% of the sample at or below it.
+	s.p99 = ys[int(math.Ceil(0.99*float64(s.n)))-1]
+	return s
+}
+
+// pick returns xs[i] for the indices where keep[i].
+func pick(xs []float64, keep []bool) []float64 {
+	var out []float64
+	for i, k := range keep {
+		if k {
+			out = append(out, xs[i])
+		}
+	}
+	return out
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+func pct(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f%% (%d/%d)", 100*float64(k)/float64(n), k, n)
+}
+
+// paperRow is one row of paper 000's Tables 1 and 2 (µs; 2013 hardware).
+type paperRow struct {
+	name                   string
+	guess, guessSD         float64
+	total, totalSD         float64
+	iters, itersSD, perIt  float64
+	hasGuess, hasNewtonCol bool
+}
+
+// paperTables holds paper 000's Tables 1 (overlapping) and 2 (separated),
+// transcribed in /work/shared/docs/reference-numbers.md.
+var paperTables = [2][]paperRow{
+	{
+		{"quadImplicit", 129.28, 9.26, 310.42, 39.50, 6.20, 1.23, 21.20, true, true},
+		{"quadParametric", 129.28, 9.26, 424.53, 106.50, 6.93, 2.56, 31.59, true, true},
+		{"ntbParametric", 129.28, 9.26, 347.72, 78.31, 6.92, 2.52, 22.99, true, true},
+		{"mesh (FCL, 290 vertices)", 0, 0, 206.29, 117.63, 0, 0, 0, false, false},
+	},
+	{
+		{"quadImplicit", 129.28, 9.26, 290.55, 36.35, 5.47, 1.10, 21.26, true, true},
+		{"quadParametric", 129.28, 9.26, 396.00, 107.77, 6.20, 2.55, 31.72, true, true},
+		{"ntbParametric", 129.28, 9.26, 326.41, 79.99, 6.20, 2.54, 23.05, true, true},
+		{"mesh (FCL, 290 vertices)", 0, 0, 375.19, 104.74, 0, 0, 0, false, false},
+	},
+}
+
+const paperHardware = "paper 000, 2013: Intel i7-4700MQ 2.4 GHz"
+
+func us(ns float64) float64 { return ns / 1e3 }
+
+func meanSD(s stats, scale float64) string {
+	if s.n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f ± %.2f", s.mean*scale, s.sd*scale)
+}
+
+func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("# sovviz bench: paper 000 §5.1 battery\n\n")
+	p("%d pairs (a = (1,1,1), e1, e2 in [0.3, 1.1], tx, ty in [-0.4, 0.4], uniformly random orientations, b at (0, 2.21, 0)), seed %d.\n",
+		ba.n, ba.seed)
+	guess := ba.guess.String()
+	if ba.guess == contact.Quadtree {
+		guess = fmt.Sprintf("parametric quadtree, %d levels", ba.levels)
+	}
+	p("Every scheme starts from the same cold initial guess (%s); Newton tolerance %g.\n", guess, ba.tol)
+	p("This machine: %s/%s, %d CPUs, %s; one thread; each query timed alone with time.Now/time.Since.\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	p("Times in µs. Rows marked \"%s\" are the paper's published numbers, measured on that 2013 laptop, shown for comparison.\n", paperHardware)
+
+	titles := [2]string{"Table 1 — overlapping pairs", "Table 2 — separated pairs"}
+	for t := 0; t < 2; t++ {
+		p("\n## %s\n\n", titles[t])
+		p("| scheme | pairs | initial guess | total | total median | total p99 | N-R iterations | per iteration |\n")
+		p("|---|---|---|---|---|---|---|---|\n")
+		for _, run := range rep.runs {
+			keep := make([]bool, len(run.dist))
+			for i, d := range run.dist {
+				keep[i] = (d > 0) == (t == 1)
+			}
+			g := summarize(pick(run.guessNS, keep))
+			tot := summarize(pick(run.totalNS, keep))
+			it := summarize(pick(run.iters, keep))
+			per := "–"
+			if it.n > 0 && it.mean > 0 {
+				per = fmt.Sprintf("%.3f", us(tot.mean-g.mean)/it.mean)
+			}
+			guessCol := meanSD(g, 1e-3)
+			if ba.guess != contact.Quadtree && ba.guess != contact.Octree {
+				guessCol += " (" + ba.guess.String() + ")"
+			}
+			if tot.n == 0 {
+				p("| %s | 0 | – | – | – | – | – | – |\n", schemeName(run.method, ba.guess))
+				continue
+			}
+			p("| %s | %d | %s | %s | %.2f | %.2f | %s | %s |\n", schemeName(run.method, ba.guess), tot.n,
+				guessCol, meanSD(tot, 1e-3), us(tot.median), us(tot.p99), meanSD(it, 1), per)
+		}
+		for _, row := range paperTables[t] {
+			if !paperRowWanted(row.name, rep) {
+				continue
+			}
+			gcol, icol, pcol := "–", "–", "–"
+			if row.hasGuess {
+				gcol = fmt.Sprintf("%.2f ± %.2f", row.guess, row.guessSD)
+			}
+			if row.hasNewtonCol {
+				icol = fmt.Sprintf("%.2f ± %.2f", row.iters, row.itersSD)
+				pcol = fmt.Sprintf("%.2f", row.perIt)
+			}
+			p("| %s (%s) | – | %s | %.2f ± %.2f | – | – | %s | %s |\n", row.name, paperHardware, gcol, row.total, row.totalSD, icol, pcol)
+		}
+	}
+
+	p("\n## Convergence, certification, agreement\n\n")
+	ref := rep.runs[0]
+	p("| scheme | converged | certified | pairs with a non-convex shape | recovered by another scheme | max abs(Δd) vs %s | pairs with abs(Δd) > %g |\n",
+		schemeName(ref.method, ba.guess), agreeTol)
+	p("|---|---|---|---|---|---|---|\n")
+	for _, run := range rep.runs {
+		maxD, bad := 0.0, 0
+		for i := range run.dist {
+			d := math.Abs(run.dist[i] - ref.dist[i])
+			if d > maxD || math.IsNaN(d) {
+				maxD = d
+			}
+			if !(d <= agreeTol) {
+				bad++
+			}
+		}
+		n := len(run.dist)
+		p("| %s | %s | %s | %s | %s | %.3g | %d |\n", schemeName(run.method, ba.guess), pct(count(run.converged), n),
+			pct(count(run.certified), n), pct(count(run.nonConvex), n), pct(count(run.fallback), n), maxD, bad)
+	}
+	p("\nCertified: the answer is proven global (both shapes convex and the pair separated). Overlapping answers and\n")
+	p("pairs with a non-convex shape are never marked certified; see docs/contact.md.\n")
+
+	if ba.warmSteps > 0 {
+		p("\n## Warm start — %d steps per pair\n\n", ba.warmSteps)
+		p("Each step moves b by %g along a random direction and turns both bodies by %g° about random axes, then\n", warmMove, warmTurn*180/math.Pi)
+		p("queries warm-started from the previous step's result. After the last step a cold query checks the answer.\n\n")
+		p("| scheme | queries | median | p99 | mean ± sd | N-R iterations | fell back to a cold guess | failed | max abs(Δd) vs cold | pairs with abs(Δd) > %g |\n", agreeTol)
+		p("|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, run := range rep.runs {
+			s := summarize(run.warmNS)
+			it := summarize(run.warmIters)
+			p("| %s | %d | %.3f | %.3f | %s | %s | %s | %d | %.3g | %d |\n", schemeName(run.method, ba.guess), s.n, us(s.median), us(s.p99),
+				meanSD(s, 1e-3), meanSD(it, 1), pct(run.warmFellBack, s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
+		}
+	}
+	p("\nReproduce: sovviz bench %s (%.1f s)\n", benchCommandLine(ba), rep.elapsed.Seconds())
+}
+
+// paperRowWanted shows a paper row when its scheme ran (mesh always).
+func paperRowWanted(name string, rep *benchReport) bool {
+	if strings.HasPrefix(name, "mesh") {
+		return true
+	}
+	for _, run := range rep.runs {
+		if schemeName(run.method, contact.Quadtree) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func benchCommandLine(ba *benchArgs) string {
+	method := "all"
+	if len(ba.methods) == 1 {
+		method = ba.methods[0].String()
+	}
+	return fmt.Sprintf("-n %d -seed %d -method %s -guess %s -levels %d -warm-steps %d -tol %g",
+		ba.n, ba.seed, method, ba.guess, ba.levels, ba.warmSteps, ba.tol)
+}
+
+// progress reports a long run on stderr: a redrawn bar on a terminal, a
+// plain line every few seconds otherwise (logs, CI, tests).
+type progress struct {
+	w          io.Writer
+	tty        bool
+	name       string
+	total      int
+	last       time.Time
+	phaseStart time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+// plainEvery is how often a non-terminal gets a progress line.
+const plainEvery = 5 * time.Second
+
+func (p *progress) phase(name string, total int) {
+	p.name, p.total = name, total
+	p.phaseStart = time.Now()
+	p.last = p.phaseStart
+	if !p.tty {
+		fmt.Fprintf(p.w, "bench: %s: %d pairs\n", name, total)
+	} else {
+		p.draw(0)
+	}
+}
+
+func (p *progress) step(done int) {
+	// Checking the clock every 64 pairs keeps the reporting cost negligible.
+	if done&63 != 0 {
+		return
+	}
+	now := time.Now()
+	if p.tty {
+		if now.Sub(p.last) >= 100*time.Millisecond {
+			p.last = now
+			p.draw(done)
+		}
+		return
+	}
+	if now.Sub(p.last) >= plainEvery {
+		p.last = now
+		fmt.Fprintf(p.w, "bench: %s: %d/%d pairs\n", p.name, done, p.total)
+	}
+}
+
+func (p *progress) draw(done int) {
+	const width = 30
+	k := 0
+	if p.total > 0 {
+		k = width * done / p.total
+	}
+	fmt.Fprintf(p.w, "\r%-22s [%s%s] %3d%%", p.name, strings.Repeat("#", k), strings.Repeat(".", width-k), 100*done/max(p.total, 1))
+}
+
+func (p *progress) done() {
+	if p.tty {
+		p.draw(p.total)
+		fmt.Fprintf(p.w, " %.1fs\n", time.Since(p.phaseStart).Seconds())
+		return
+	}
+	fmt.Fprintf(p.w, "bench: %s: done in %.1fs\n", p.name, time.Since(p.phaseStart).Seconds())
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/sovviz/sovviz/contact"
+)
+
+func init() {
+	commands["query"] = command{"answer JSON Lines contact queries (stdin or -in FILE) with JSON Lines", runQuery}
+}
+
+// maxQueryLine bounds one input line so that a runaway input cannot exhaust
+// memory; a longer line is answered with an error and skipped.
+const maxQueryLine = 1 << 20
+
+// queryArgs are the parsed flags of "sovviz query".
+type queryArgs struct {
+	in     string
+	opt    contact.Options
+	timing int
+}
+
+func parseMethod(s string) (contact.Method, bool) {
+	for _, m := range []contact.Method{contact.Implicit, contact.Parametric, contact.NTB} {
+		if s == m.String() {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+func parseGuess(s string) (contact.Guess, bool) {
+	for _, g := range []contact.Guess{contact.Quadtree, contact.Octree, contact.Support} {
+		if s == g.String() {
+			return g, true
+		}
+	}
+	return 0, false
+}
+
+func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
+	def := contact.DefaultOptions()
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	in := fs.String("in", "", "read queries from `FILE` instead of stdin")
+	method := fs.String("method", def.Method.String(), "common-normal scheme: implicit, parametric or ntb")
+	guess := fs.String("guess", def.Guess.String(), "cold initial guess: quadtree, octree or support")
+	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T` (length units, > 0)")
+	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` cold repetitions of each query (0: off)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sovviz query [-in FILE] [-method implicit|parametric|ntb] [-guess quadtree|octree|support] [-tol T] [-timing R]")
+		fmt.Fprintln(stderr, "JSON Lines in, one JSON line out per input line, same order (docs/query.md).")
+		fs.PrintDefaults()
+	}
+	var qa queryArgs
+	if err := fs.Parse(args); err != nil {
+		return qa, err
+	}
+	if fs.NArg() > 0 {
+		return qa, fmt.Errorf("query: unexpected argument %q (input comes from stdin or -in FILE)", fs.Arg(0))
+	}
+	qa.in = *in
+	qa.opt = def
+	var ok bool
+	if qa.opt.Method, ok = parseMethod(*method); !ok {
+		return qa, fmt.Errorf("query: -method %q: want implicit, parametric or ntb", *method)
+	}
+	if qa.opt.Guess, ok = parseGuess(*guess); !ok {
+		return qa, fmt.Errorf("query: -guess %q: want quadtree, octree or support", *guess)
+	}
+	if !(*tol > 0) || math.IsInf(*tol, 0) {
+		return qa, fmt.Errorf("query: -tol %v: want a finite number > 0", *tol)
+	}
+	qa.opt.Tol = *tol
+	if *timing < 0 || *timing > 1_000_000 {
+		return qa, fmt.Errorf("query: -timing %d: want a repetition count in [1, 1000000] (0: off)", *timing)
+	}
+	qa.timing = *timing
+	return qa, nil
+}
+
+func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	qa, err := parseQueryArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+		return 2
+	}
+	src, name := stdin, "stdin"
+	if qa.in != "" {
+		f, err := os.Open(qa.in)
+		if err != nil {
+			fmt.Fprintf(stderr, "sovviz query: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		src, name = f, qa.in
+	}
+	bad, err := answerQueries(src, stdout, &qa)
+	if err != nil {
+		fmt.Fprintf(stderr, "sovviz query: %s: %v\n", name, err)
+		return 1
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "sovviz query: %d line(s) answered with status error or failed\n", bad)
+		return 1
+	}
+	return 0
+}
+
+// answerQueries streams src to dst line by line and returns how many lines
+// got status "error" or "failed". Output is buffered but flushed whenever
+// the input has nothing more buffered, so that a program driving sovviz
+// through a pipe, one line at a time, gets each answer without waiting for
+// the end of its input.
+func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err error) {
+	br := bufio.NewReaderSize(src, 64<<10)
+	bw := bufio.NewWriterSize(dst, 64<<10)
+	sv := contact.NewSolver(qa.opt)
+	var times []int64
+	if qa.timing > 0 {
+		times = make([]int64, qa.timing)
+	}
+	var lineBuf, out []byte
+	for lineNo := 1; ; lineNo++ {
+		if br.Buffered() == 0 {
+			if err := bw.Flush(); err != nil {
+				return bad, fmt.Errorf("writing answers: %w", err)
+			}
+		}
+		line, tooLong, rerr := readLine(br, lineBuf[:0], maxQueryLine)
+		lineBuf = line[:0]
+		if rerr != nil && rerr != io.EOF {
+			bw.Flush()
+			return bad, fmt.Errorf("line %d: %w", lineNo, rerr)
+		}
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+		}
+		text := bytes.TrimSpace(line)
+		if len(text) > 0 || tooLong {
+			a := answerLine(sv, text, tooLong, lineNo, times)
+			if a.res == nil || a.res.Status == contact.Failed {
+				bad++
+			}
+			out = appendAnswer(out[:0], &a)
+			if _, err := bw.Write(out); err != nil {
+				return bad, fmt.Errorf("writing answers: %w", err)
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return bad, fmt.Errorf("writing answers: %w", err)
+	}
+	return bad, nil
+}
+
+// answerLine parses and answers one non-empty line.
+func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times []int64) queryAnswer {
+	if tooLong {
+		return queryAnswer{err: fmt.Sprintf("line %d: longer than %d bytes", lineNo, maxQueryLine)}
+	}
+	in, err := parseQueryLine(text)
+	a := queryAnswer{id: in.id, hasID: in.hasID}
+	if err != nil {
+		a.err = fmt.Sprintf("line %d: %v", lineNo, err)
+		return a
+	}
+	// The first query is not timed: it also fills the solver's per-shape
+	// cache (convexity analysis), which is a property of the shapes, not
+	// part of a query. Every timed repetition is then a cold query.
+	res := sv.Query(&in.a, &in.b)
+	if len(times) > 0 {
+		for k := range times {
+			t0 := time.Now()
+			sv.Query(&in.a, &in.b)
+			times[k] = time.Since(t0).Nanoseconds()
+		}
+		a.timeNS = medianInt64(times)
+		a.timed = true
+	}
+	if !finiteResult(&res) {
+		a.err = fmt.Sprintf("line %d: internal error: the solver returned a non-finite number (please report this pair)", lineNo)
+		return a
+	}
+	a.res = &res
+	a.warning = nonConvexWarning(&res, &in.a.Shape, &in.b.Shape)
+	return a
+}
+
+// medianInt64 returns the median of xs (the mean of the middle two for an
+// even count), reordering xs.
+func medianInt64(xs []int64) int64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return xs[n/2-1] + (xs[n/2]-xs[n/2-1])/2
+}
+
+// readLine reads one line (without its "\n" or "\r\n") into buf. A line
+// longer than max is consumed up to its end and reported with tooLong.
+// err is io.EOF with the last line when the input ends.
+func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+2 { // +2: room for the "\r\n"
+				tooLong, buf = true, buf[:0]
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		buf = bytes.TrimSuffix(buf, []byte("\n"))
+		buf = bytes.TrimSuffix(buf, []byte("\r"))
+		return buf, tooLong, err
+	}
+}
