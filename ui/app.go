@@ -17,28 +17,8 @@ import (
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
+	"github.com/sovviz/sovviz/scene"
 )
-
-// MeshKind selects how an object is tessellated.
-type MeshKind int
-
-const (
-	// ParamGrid samples the angle-centre parametrisation on a regular grid.
-	ParamGrid MeshKind = iota
-	// Marching polygonises the implicit surface with marching triangles.
-	Marching
-)
-
-// Object is one superovoid of the scene as the visualizer holds it.
-type Object struct {
-	Name       string
-	Body       geom.Body
-	Color      drawlist.Color
-	Hidden     bool
-	Wireframe  bool
-	Mesh       MeshKind
-	Resolution int // grid cells along p1 (ParamGrid) or cells per axis (Marching); 0: default
-}
 
 // Panel is an ImGui window drawn every frame from the app state (outliner,
 // inspector, parameter pads...). Draw is called between ImGui's NewFrame
@@ -63,28 +43,22 @@ type Stats struct {
 	Triangles int
 }
 
-// MeshFunc tessellates a shape. The default uses package tessellate.
-type MeshFunc func(s geom.Superovoid, kind MeshKind, res int) (*drawlist.Mesh, error)
+// MeshFunc tessellates a shape with an object's mesh settings.
+type MeshFunc func(s geom.Superovoid, m scene.Mesh) (*drawlist.Mesh, error)
 
-// App is the visualizer state.
+// App is the visualizer state. The scene (objects, overlay switches,
+// solver settings) is the truth: panels edit a.Scene directly and the next
+// Update picks the change up; nothing is mirrored inside widgets.
 type App struct {
-	Objects  []Object
-	Selected int // index into Objects, -1 for none
+	Scene    *scene.Scene
+	Selected int // index into Scene.Objects, -1 for none
 	Camera   drawlist.Camera
-	Overlays drawlist.Overlays
-	Solver   contact.Options
-	// WarmStart reuses each pair's previous result; off, every frame is a
-	// cold query (the seeds then follow the objects).
-	WarmStart bool
-	// Margin of the broad phase: pairs whose boxes are farther apart are
-	// not queried (world units).
-	Margin float64
 	// Path of the scene file, "" for the built-in scene.
 	Path string
 	// Panels drawn after the built-in windows.
 	Panels []Panel
-	// Windows shown.
-	ShowOverlays, ShowParamSpace, ShowStatus bool
+	// Windows shown (the parameter-space panel is Scene.Overlays.ParamPanel).
+	ShowOverlays, ShowStatus bool
 	// ParamPair is the pair shown in the parameter-space panel.
 	ParamPair int
 	// CameraFromScene is true when the scene file set the camera (then
@@ -103,69 +77,104 @@ type App struct {
 	Script func(a *App, frame int)
 	Stats  Stats
 	// Pairs are the contact results of the last Update (indices into
-	// Objects); the slice is reused by the next Update.
+	// Scene.Objects); the slice is reused by the next Update.
 	Pairs []contact.PairResult
 	// List is the draw list of the last Update.
 	List drawlist.DrawList
 
-	world    *contact.World
-	worldN   int
-	bodies   []geom.Body
-	meshes   []meshEntry
-	frame    drawlist.Frame
-	nonconv  []uint8 // per object: bit 0 known, bit 1 non-convex
-	hullGap  []float64
-	nextMesh uint64
+	world      *contact.World
+	worldN     int
+	bodies     []geom.Body
+	meshes     []meshEntry
+	frame      drawlist.Frame
+	nonconv    []uint8 // per object: bit 0 known, bit 1 non-convex
+	hullGap    []float64
+	nextMesh   uint64
+	autoMargin float64
 	uiState
 }
 
 type meshEntry struct {
-	shape geom.Superovoid
-	kind  MeshKind
-	res   int
-	mesh  *drawlist.Mesh
-	err   error
+	shape    geom.Superovoid
+	settings scene.Mesh
+	valid    bool
+	mesh     *drawlist.Mesh
+	err      error
 }
 
-// NewApp returns an app showing objs, framed by the camera.
-func NewApp(objs []Object) *App {
-	a := &App{
-		Objects: objs, Selected: -1, Camera: drawlist.DefaultCamera(), Overlays: drawlist.DefaultOverlays(),
-		Solver: contact.DefaultOptions(), WarmStart: true,
-		ShowOverlays: true, ShowStatus: true, ShowParamSpace: false, Mesher: DefaultMesher,
-	}
-	a.Margin = DefaultMargin(objs)
-	a.FrameAll()
+// NewApp returns an app showing sc (loaded from path, "" for the built-in
+// scene), with the scene's camera or, without one, framing the scene.
+func NewApp(sc *scene.Scene, path string) *App {
+	a := &App{Camera: drawlist.DefaultCamera(), Selected: -1, ShowOverlays: true, ShowStatus: true, Mesher: DefaultMesher}
+	a.SetScene(sc, path)
 	return a
 }
 
-// DefaultMargin returns the broad-phase margin a scene starts with: half
-// the mean bounding radius of its objects, so that neighbours that are close
-// for their size show their distance and far ones cost nothing.
-func DefaultMargin(objs []Object) float64 {
+// SetScene replaces the scene (loading a file): caches are dropped and the
+// camera takes the scene's view or frames the new scene.
+func (a *App) SetScene(sc *scene.Scene, path string) {
+	a.Scene = sc
+	a.Path = path
+	a.Selected = -1
+	a.meshes = nil
+	a.world = nil
+	a.Pairs = nil
+	a.autoMargin = DefaultMargin(sc.Objects)
+	a.CameraFromScene = sc.Camera != nil
+	if c := sc.Camera; c != nil {
+		a.Camera.Target = c.Target
+		a.Camera.Distance = c.Distance
+		a.Camera.Yaw = c.Yaw * math.Pi / 180
+		a.Camera.Pitch = c.Pitch * math.Pi / 180
+		a.Camera.FovY = c.Fov * math.Pi / 180
+		a.Camera.Ortho = c.Ortho
+		a.syncFrameObjects()
+		_, r := drawlist.SceneSphere(a.frame.Objects)
+		a.Camera.SceneRadius = r + a.Camera.Target.Sub(a.sceneCentre()).Len()
+		return
+	}
+	a.FrameAll()
+}
+
+func (a *App) sceneCentre() geom.Vec3 {
+	c, _ := drawlist.SceneSphere(a.frame.Objects)
+	return c
+}
+
+// StoreCamera writes the current view into the scene (before saving).
+func (a *App) StoreCamera() {
+	a.Scene.Camera = &scene.Camera{
+		Target: a.Camera.Target, Distance: a.Camera.Distance,
+		Yaw: a.Camera.Yaw * 180 / math.Pi, Pitch: a.Camera.Pitch * 180 / math.Pi,
+		Ortho: a.Camera.Ortho, Fov: a.Camera.FovY * 180 / math.Pi,
+	}
+}
+
+// Margin returns the broad-phase margin in use: the scene's, or the
+// automatic one when the scene says 0.
+func (a *App) Margin() float64 {
+	if m := a.Scene.Solver.Margin; m > 0 {
+		return m
+	}
+	return a.autoMargin
+}
+
+// DefaultMargin returns the automatic broad-phase margin: half the mean
+// bounding radius of the objects, so that neighbours that are close for
+// their size show their distance and far ones cost nothing.
+func DefaultMargin(objs []scene.Object) float64 {
 	if len(objs) == 0 {
 		return 0
 	}
 	sum := 0.0
 	for i := range objs {
-		sum += objs[i].Body.Shape.BoundingRadiusFast()
+		sum += objs[i].Shape.BoundingRadiusFast()
 	}
 	m := 0.5 * sum / float64(len(objs))
 	if math.IsNaN(m) || math.IsInf(m, 0) {
 		return 0
 	}
 	return m
-}
-
-// SetObjects replaces the scene's objects (loading a file): caches are
-// dropped and the camera frames the new scene.
-func (a *App) SetObjects(objs []Object) {
-	a.Objects = objs
-	a.Selected = -1
-	a.meshes = nil
-	a.worldN = -1
-	a.Margin = DefaultMargin(objs)
-	a.FrameAll()
 }
 
 // FrameAll points the camera at the whole scene.
@@ -179,31 +188,32 @@ func (a *App) FrameAll() {
 // FrameSelection points the camera at the selected object, or at the whole
 // scene when nothing is selected (the F key).
 func (a *App) FrameSelection() {
-	if a.Selected < 0 || a.Selected >= len(a.Objects) {
+	if a.Selected < 0 || a.Selected >= len(a.Scene.Objects) {
 		a.FrameAll()
 		return
 	}
-	b := &a.Objects[a.Selected].Body
-	a.Camera.Frame(b.Pose.Position, b.Shape.BoundingRadiusFast())
+	o := &a.Scene.Objects[a.Selected]
+	a.Camera.Frame(o.Pose.Position, o.Shape.BoundingRadiusFast())
 }
 
 // Update runs the contact queries of every pair that passes the broad
 // phase, re-tessellates changed shapes and rebuilds the draw list. It is
 // the per-frame work that does not touch OpenGL.
 func (a *App) Update() {
-	if a.world == nil || a.world.Solver.Options() != a.Solver || a.worldN != len(a.Objects) {
+	objs := a.Scene.Objects
+	opt := a.Scene.Solver.Options()
+	if a.world == nil || a.world.Solver.Options() != opt || a.worldN != len(objs) {
 		// Pairs are keyed by index: a new object set starts cold.
-		a.world = contact.NewWorld(a.Solver, a.Margin)
-		a.Solver = a.world.Solver.Options()
-		a.worldN = len(a.Objects)
+		a.world = contact.NewWorld(opt, a.Margin())
+		a.worldN = len(objs)
 	}
-	a.world.Margin = a.Margin
-	if !a.WarmStart {
+	a.world.Margin = a.Margin()
+	if !a.Scene.Solver.WarmStart {
 		a.world.Reset()
 	}
 	a.bodies = a.bodies[:0]
-	for i := range a.Objects {
-		a.bodies = append(a.bodies, a.Objects[i].Body)
+	for i := range objs {
+		a.bodies = append(a.bodies, objs[i].Body())
 	}
 	t0 := time.Now()
 	a.Pairs = a.world.Update(a.bodies)
@@ -214,16 +224,26 @@ func (a *App) Update() {
 	a.ensureMeshes()
 	a.syncFrameObjects()
 	a.frame.Pairs = a.Pairs
-	a.frame.Overlays = a.Overlays
+	a.frame.Overlays = overlays(&a.Scene.Overlays)
 	a.frame.Camera = &a.Camera
 	drawlist.Build(&a.List, &a.frame)
 	a.Stats.Build = time.Since(t1)
 }
 
+// overlays converts the scene's switches to the draw list's.
+func overlays(o *scene.Overlays) drawlist.Overlays {
+	return drawlist.Overlays{Witness: o.Witness, Segment: o.Segment, Labels: o.Labels, Normals: o.Normals,
+		Tangents: o.Tangents, Seeds: o.Seeds, Octree: o.Octree, Grid: o.Grid, Axes: o.Axes, XRay: o.XRay}
+}
+
+func color32(c scene.Color) drawlist.Color {
+	return drawlist.Color{float32(c[0]), float32(c[1]), float32(c[2]), float32(c[3])}
+}
+
 // syncFrameObjects copies the objects into the draw-list input, with their
 // meshes and what the contact results say about convexity.
 func (a *App) syncFrameObjects() {
-	n := len(a.Objects)
+	n := len(a.Scene.Objects)
 	if cap(a.nonconv) < n {
 		a.nonconv = make([]uint8, n)
 		a.hullGap = make([]float64, n)
@@ -248,14 +268,14 @@ func (a *App) syncFrameObjects() {
 		}
 	}
 	a.frame.Objects = a.frame.Objects[:0]
-	for i := range a.Objects {
-		o := &a.Objects[i]
+	for i := range a.Scene.Objects {
+		o := &a.Scene.Objects[i]
 		var m *drawlist.Mesh
 		if i < len(a.meshes) {
 			m = a.meshes[i].mesh
 		}
 		a.frame.Objects = append(a.frame.Objects, drawlist.Object{
-			Name: o.Name, Body: o.Body, Mesh: m, Color: o.Color, Hidden: o.Hidden, Wireframe: o.Wireframe,
+			Name: o.Name, Body: o.Body(), Mesh: m, Color: color32(o.Color), Hidden: !o.Visible, Wireframe: o.Mesh.Wireframe,
 			Selected: i == a.Selected, NonConvex: a.nonconv[i]&2 != 0, HullGap: a.hullGap[i],
 		})
 	}
@@ -264,18 +284,22 @@ func (a *App) syncFrameObjects() {
 // ensureMeshes re-tessellates the objects whose shape or mesh settings
 // changed since the last frame.
 func (a *App) ensureMeshes() {
-	for len(a.meshes) < len(a.Objects) {
-		a.meshes = append(a.meshes, meshEntry{res: -1})
+	objs := a.Scene.Objects
+	for len(a.meshes) < len(objs) {
+		a.meshes = append(a.meshes, meshEntry{})
 	}
-	a.meshes = a.meshes[:len(a.Objects)]
-	for i := range a.Objects {
-		o := &a.Objects[i]
+	a.meshes = a.meshes[:len(objs)]
+	for i := range objs {
+		o := &objs[i]
 		e := &a.meshes[i]
-		if e.res == o.Resolution && e.kind == o.Mesh && e.shape == o.Body.Shape && (e.mesh != nil || e.err != nil) {
+		// Wireframe is drawn from the same triangles: no re-mesh for it.
+		set := o.Mesh
+		set.Wireframe = false
+		if e.valid && e.settings == set && e.shape == o.Shape {
 			continue
 		}
-		e.shape, e.kind, e.res = o.Body.Shape, o.Mesh, o.Resolution
-		m, err := a.Mesher(o.Body.Shape, o.Mesh, o.Resolution)
+		e.shape, e.settings, e.valid = o.Shape, set, true
+		m, err := a.Mesher(o.Shape, set)
 		if err != nil {
 			e.mesh, e.err = nil, fmt.Errorf("object %q: %w", o.Name, err)
 			continue

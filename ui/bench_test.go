@@ -1,22 +1,27 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sovviz/sovviz/geom"
+	"github.com/sovviz/sovviz/scene"
 )
 
 // handObjects builds an iCub-like hand (paper 000 §5.2): a palm and five
 // fingers of four phalanges each, 21 superovoids with links about 16 mm
 // long, curled so that neighbouring phalanges nearly touch. Units are mm.
-func handObjects() []Object {
-	var objs []Object
+func handScene() *scene.Scene {
+	sc := scene.New()
 	add := func(name string, s geom.Superovoid, p geom.Vec3, q geom.Quat) {
-		objs = append(objs, Object{Name: name, Color: Palette[len(objs)%len(Palette)], Resolution: 48,
-			Body: geom.Body{Shape: s, Pose: geom.Pose{Position: p, Orientation: q}}})
+		o := scene.NewObject(fmt.Sprintf("%s%d", name, len(sc.Objects)), s, geom.Pose{Position: p, Orientation: q}, len(sc.Objects))
+		o.Mesh.Slices = [2]int{48, 24}
+		sc.Objects = append(sc.Objects, o)
 	}
 	add("palm", geom.Superovoid{A: [3]float64{30, 9, 36}, Eps: [2]float64{0.3, 0.3}, Taper: [2]float64{0.1, 0}}, geom.Vec3{}, geom.Quat{W: 1})
 	for f := 0; f < 5; f++ {
@@ -40,20 +45,32 @@ func handObjects() []Object {
 			p = c.Add(d.Mul(a3 + 0.6))
 		}
 	}
-	return objs
+	return sc
+}
+
+// benchScene is the hand scene of the benchmarks: scenes/icub-hand.json
+// when it exists, else the generated one.
+func benchScene(tb testing.TB) *scene.Scene {
+	if sc, err := scene.Load("../scenes/icub-hand.json"); err == nil {
+		return sc
+	} else if !os.IsNotExist(errors.Unwrap(err)) {
+		tb.Fatalf("hand scene: %v", err)
+	}
+	return handScene()
 }
 
 func TestHandScene(t *testing.T) {
-	objs := handObjects()
+	sc := handScene()
+	objs := sc.Objects
 	if len(objs) != 21 {
 		t.Fatalf("%d objects", len(objs))
 	}
 	for i := range objs {
-		if err := objs[i].Body.Validate(); err != nil {
+		if err := objs[i].Body().Validate(); err != nil {
 			t.Fatalf("object %d: %v", i, err)
 		}
 	}
-	a := NewApp(objs)
+	a := NewApp(sc, "")
 	a.Update()
 	if a.Stats.Pairs < 20 {
 		t.Errorf("only %d pairs pass the broad phase; the hand should have its neighbours close", a.Stats.Pairs)
@@ -63,7 +80,7 @@ func TestHandScene(t *testing.T) {
 // The per-frame work outside OpenGL — broad phase, warm-started contact of
 // every pair, draw-list build — allocates nothing in a steady scene.
 func TestUpdateAllocatesNothing(t *testing.T) {
-	a := NewApp(handObjects())
+	a := NewApp(benchScene(t), "")
 	for i := 0; i < 3; i++ {
 		a.Update()
 	}
@@ -75,7 +92,7 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 // BenchmarkHandUpdate is the per-frame CPU work of the hand scene: contact
 // for every pair passing the broad phase (warm-started) and the draw list.
 func BenchmarkHandUpdate(b *testing.B) {
-	a := NewApp(handObjects())
+	a := NewApp(benchScene(b), "")
 	a.Camera.Width, a.Camera.Height = 1280, 800
 	a.Update()
 	var contactT time.Duration
@@ -83,7 +100,7 @@ func BenchmarkHandUpdate(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// Move one finger tip a little so that the pairs are re-solved.
-		a.Objects[20].Body.Pose.Position[0] += 0.01 * math.Sin(float64(i))
+		a.Scene.Objects[len(a.Scene.Objects)-1].Pose.Position[0] += 0.01 * math.Sin(float64(i))
 		a.Update()
 		contactT += a.Stats.Contact
 	}
@@ -105,7 +122,7 @@ func BenchmarkHandFrameGL(b *testing.B) {
 	if offErr != nil {
 		b.Fatalf("needs an X display: %v", offErr)
 	}
-	a := NewApp(handObjects())
+	a := NewApp(benchScene(b), "")
 	var err error
 	onMain(func() { err = o.Draw(a, 1280, 800) })
 	if err != nil {
@@ -114,7 +131,7 @@ func BenchmarkHandFrameGL(b *testing.B) {
 	var contactT time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		a.Objects[20].Body.Pose.Position[0] += 0.01 * math.Sin(float64(i))
+		a.Scene.Objects[len(a.Scene.Objects)-1].Pose.Position[0] += 0.01 * math.Sin(float64(i))
 		onMain(func() { err = o.Draw(a, 1280, 800) })
 		contactT += a.Stats.Contact
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
+	"github.com/sovviz/sovviz/scene"
 )
 
 // uiState is the part of the app state that only the built-in windows use.
@@ -72,7 +73,7 @@ func (a *App) handleInput(scale float64) {
 	case pressed(imgui.KeyKeypad5, imgui.Key5):
 		a.Camera.Ortho = !a.Camera.Ortho
 	case pressed(imgui.KeyX):
-		a.Overlays.XRay = !a.Overlays.XRay
+		a.Scene.Overlays.XRay = !a.Scene.Overlays.XRay
 	case ctrl && pressed(imgui.KeyQ):
 		a.quit = true
 	}
@@ -101,7 +102,7 @@ func (a *App) drawUI(scale float64, interactive bool) {
 	if a.ShowOverlays {
 		a.drawOverlayWindow()
 	}
-	if a.ShowParamSpace {
+	if a.Scene.Overlays.ParamPanel {
 		a.drawParamSpace()
 	}
 	for _, p := range a.Panels {
@@ -240,7 +241,7 @@ func (a *App) drawStatus() {
 			name = "built-in scene"
 		}
 		imgui.TextUnformatted(fmt.Sprintf("frame %.2f ms (%.0f fps) | contact %.3f ms for %d pairs (%s, %s guess, tol %.0e) | draw list %.3f ms | %d triangles | %s | %s",
-			ms(a.Stats.Frame), float64(io.Framerate()), ms(a.Stats.Contact), a.Stats.Pairs, a.Solver.Method, a.Solver.Guess, a.Solver.Tol,
+			ms(a.Stats.Frame), float64(io.Framerate()), ms(a.Stats.Contact), a.Stats.Pairs, a.Scene.Solver.Method, a.Scene.Solver.Guess, a.Scene.Solver.Tol,
 			ms(a.Stats.Build), a.Stats.Triangles, a.Camera.CurrentView(), name))
 	}
 	imgui.End()
@@ -250,7 +251,7 @@ func (a *App) drawStatus() {
 func (a *App) drawOverlayWindow() {
 	imgui.SetNextWindowPosV(vec2(10, 10), imgui.CondFirstUseEver, vec2(0, 0))
 	if imgui.BeginV("Overlays", &a.ShowOverlays, imgui.WindowFlagsAlwaysAutoResize) {
-		o := &a.Overlays
+		o := &a.Scene.Overlays
 		imgui.Checkbox("witness points", &o.Witness)
 		imgui.Checkbox("distance segment", &o.Segment)
 		imgui.Checkbox("distance labels", &o.Labels)
@@ -261,29 +262,30 @@ func (a *App) drawOverlayWindow() {
 		imgui.Checkbox("ground grid", &o.Grid)
 		imgui.Checkbox("axes", &o.Axes)
 		imgui.Checkbox("x-ray (X)", &o.XRay)
-		imgui.Checkbox("parameter-space panel", &a.ShowParamSpace)
+		imgui.Checkbox("parameter-space panel", &o.ParamPanel)
 		imgui.Separator()
 		imgui.TextUnformatted("solver")
-		method := int32(a.Solver.Method)
+		sv := &a.Scene.Solver
+		method := int32(sv.Method)
 		if imgui.ComboStrarr("scheme", &method, []string{"implicit 6x6", "parametric 4x4", "ntb parametric"}, 3) {
-			a.Solver.Method = contact.Method(method)
+			sv.Method = contact.Method(method)
 		}
-		guess := int32(a.Solver.Guess)
+		guess := int32(sv.Guess)
 		if imgui.ComboStrarr("initial guess", &guess, []string{"quadtree", "octree", "support"}, 3) {
-			a.Solver.Guess = contact.Guess(guess)
+			sv.Guess = contact.Guess(guess)
 		}
-		tol := a.Solver.Tol
+		tol := sv.Tol
 		if imgui.InputDoubleV("tolerance", &tol, 0, 0, "%.1e", 0) && tol >= 1e-15 && tol <= 1e-2 {
-			a.Solver.Tol = tol
+			sv.Tol = tol
 		}
-		levels := int32(a.Solver.QuadLevels)
+		levels := int32(sv.QuadLevels)
 		if imgui.SliderInt("quadtree levels", &levels, 1, contact.MaxQuadLevels) {
-			a.Solver.QuadLevels = int(levels)
+			sv.QuadLevels = int(levels)
 		}
-		imgui.Checkbox("warm start", &a.WarmStart)
-		margin := a.Margin
-		if imgui.InputDoubleV("broad-phase margin", &margin, 0, 0, "%.3g", 0) && margin >= 0 && !math.IsInf(margin, 0) {
-			a.Margin = margin
+		imgui.Checkbox("warm start", &sv.WarmStart)
+		margin := a.Margin()
+		if imgui.InputDoubleV("broad-phase margin", &margin, 0, 0, "%.3g", 0) && margin > 0 && margin <= scene.MaxCoord {
+			sv.Margin = margin
 		}
 		if imgui.Button("frame all (Home)") {
 			a.FrameAll()
@@ -298,7 +300,7 @@ func (a *App) drawOverlayWindow() {
 func (a *App) drawParamSpace() {
 	ds := imgui.CurrentIO().DisplaySize()
 	imgui.SetNextWindowPosV(vec2(float64(ds.X)-340, 186), imgui.CondFirstUseEver, vec2(0, 0))
-	if imgui.BeginV("Parameter space", &a.ShowParamSpace, imgui.WindowFlagsAlwaysAutoResize) {
+	if imgui.BeginV("Parameter space", &a.Scene.Overlays.ParamPanel, imgui.WindowFlagsAlwaysAutoResize) {
 		if len(a.Pairs) == 0 {
 			imgui.TextUnformatted("no pair passes the broad phase")
 			imgui.End()
@@ -307,7 +309,7 @@ func (a *App) drawParamSpace() {
 		a.ParamPair = max(0, min(a.ParamPair, len(a.Pairs)-1))
 		names := make([]string, len(a.Pairs))
 		for i, p := range a.Pairs {
-			names[i] = a.Objects[p.I].Name + " / " + a.Objects[p.J].Name
+			names[i] = a.Scene.Objects[p.I].Name + " / " + a.Scene.Objects[p.J].Name
 		}
 		k := int32(a.ParamPair)
 		if imgui.ComboStrarr("pair", &k, names, int32(len(names))) {
@@ -320,11 +322,11 @@ func (a *App) drawParamSpace() {
 			imgui.TextUnformatted("no quadtree seeds: choose the quadtree initial guess")
 		}
 		for side := 0; side < 2; side++ {
-			obj := &a.Objects[pr.I]
+			obj := &a.Scene.Objects[pr.I]
 			cells := r.QuadCellsA[:r.QuadLevels]
 			local, wc := r.LocalP, drawlist.WitnessPColor
 			if side == 1 {
-				obj = &a.Objects[pr.J]
+				obj = &a.Scene.Objects[pr.J]
 				cells = r.QuadCellsB[:r.QuadLevels]
 				local, wc = r.LocalQ, drawlist.WitnessQColor
 			}
@@ -345,7 +347,7 @@ func (a *App) drawParamSpace() {
 				m1, m2 := c.Center()
 				dl.AddCircleFilled(mapP(m1, m2), 3, col(cc))
 			}
-			p1, p2 := obj.Body.Shape.Params(local)
+			p1, p2 := obj.Shape.Params(local)
 			if r.Method != contact.Implicit && (r.ParamsP != [2]float64{} || r.ParamsQ != [2]float64{}) {
 				if side == 0 {
 					p1, p2 = r.ParamsP[0], r.ParamsP[1]

@@ -12,6 +12,7 @@ import (
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
+	"github.com/sovviz/sovviz/scene"
 )
 
 // GLFW and OpenGL must be driven from the main thread, but tests run on
@@ -174,7 +175,7 @@ func checkWitnesses(t *testing.T, a *App, img *image.NRGBA, name string) {
 
 func TestRenderDemoAllViews(t *testing.T) {
 	for v := drawlist.Persp; v <= drawlist.Bottom; v++ {
-		a := NewApp(DemoObjects())
+		a := NewApp(scene.Default(), "")
 		a.Camera.Width, a.Camera.Height = 640, 400
 		a.Camera.SetView(v)
 		a.FrameAll()
@@ -189,20 +190,22 @@ func TestRenderDemoAllViews(t *testing.T) {
 // Switching the witness overlay off removes its colour from the image, so
 // the colour found above is the overlay's and nothing else's.
 func TestOverlaySwitch(t *testing.T) {
-	a := NewApp(DemoObjects())
-	a.Overlays = drawlist.Overlays{Grid: true}
+	a := NewApp(scene.Default(), "")
+	a.Scene.Overlays = scene.Overlays{Grid: true}
 	img := renderApp(t, a, 640, 400)
-	if len(a.Pairs) != 1 {
-		t.Fatalf("%d pairs, want 1", len(a.Pairs))
+	if len(a.Pairs) == 0 {
+		t.Fatalf("no pairs")
 	}
-	r := a.Pairs[0].Result
-	for _, w := range []struct {
-		p geom.Vec3
-		c drawlist.Color
-	}{{r.P, drawlist.WitnessPColor}, {r.Q, drawlist.WitnessQColor}} {
-		x, y, _, _ := a.Camera.Project(w.p)
-		if findColor(img, x, y, 2, w.c) {
-			t.Errorf("witness overlay off, but colour %v found at (%.1f, %.1f)", w.c.RGB8(), x, y)
+	for _, pr := range a.Pairs {
+		r := pr.Result
+		for _, w := range []struct {
+			p geom.Vec3
+			c drawlist.Color
+		}{{r.P, drawlist.WitnessPColor}, {r.Q, drawlist.WitnessQColor}} {
+			x, y, _, _ := a.Camera.Project(w.p)
+			if findColor(img, x, y, 2, w.c) {
+				t.Errorf("witness overlay off, but colour %v found at (%.1f, %.1f)", w.c.RGB8(), x, y)
+			}
 		}
 	}
 	savePNG(t, img, "overlays-off")
@@ -214,13 +217,14 @@ func TestSegmentColour(t *testing.T) {
 		dx   float64
 		want drawlist.Color
 	}{{3, drawlist.SeparatedColor}, {1.3, drawlist.OverlapColor}} {
-		objs := []Object{
-			{Name: "a", Color: Palette[0], Body: geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}},
-			{Name: "b", Color: Palette[1], Body: geom.Body{Shape: geom.Ellipsoid(0.6, 0.8, 0.7), Pose: geom.Pose{Position: geom.Vec3{tc.dx, 0.2, 0.1}, Orientation: geom.Quat{W: 1}}}},
+		sc := scene.New()
+		sc.Objects = []scene.Object{
+			scene.NewObject("a", geom.Sphere(1), geom.Identity(), 0),
+			scene.NewObject("b", geom.Ellipsoid(0.6, 0.8, 0.7), geom.Pose{Position: geom.Vec3{tc.dx, 0.2, 0.1}, Orientation: geom.Quat{W: 1}}, 1),
 		}
-		a := NewApp(objs)
-		a.Margin = 10
-		a.Overlays = drawlist.Overlays{Segment: true}
+		a := NewApp(sc, "")
+		a.Scene.Solver.Margin = 10
+		a.Scene.Overlays = scene.Overlays{Segment: true}
 		a.Camera.SetView(drawlist.Top)
 		a.FrameAll()
 		img := renderApp(t, a, 640, 400)
@@ -239,13 +243,15 @@ func TestSegmentColour(t *testing.T) {
 
 // X-ray makes an object hidden behind another visible through it.
 func TestXRayShowsHiddenObject(t *testing.T) {
-	red := drawlist.Color{0.9, 0.1, 0.1, 1}
-	objs := []Object{
-		{Name: "front", Color: drawlist.Color{0.8, 0.8, 0.8, 1}, Body: geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{0, -2, 0}, Orientation: geom.Quat{W: 1}}}},
-		{Name: "behind", Color: red, Body: geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{0, 2, 0}, Orientation: geom.Quat{W: 1}}}},
+	sc := scene.New()
+	sc.Objects = []scene.Object{
+		scene.NewObject("front", geom.Sphere(1), geom.Pose{Position: geom.Vec3{0, -2, 0}, Orientation: geom.Quat{W: 1}}, 0),
+		scene.NewObject("behind", geom.Sphere(0.5), geom.Pose{Position: geom.Vec3{0, 2, 0}, Orientation: geom.Quat{W: 1}}, 0),
 	}
-	a := NewApp(objs)
-	a.Overlays = drawlist.Overlays{}
+	sc.Objects[0].Color = scene.Color{0.8, 0.8, 0.8, 1}
+	sc.Objects[1].Color = scene.Color{0.9, 0.1, 0.1, 1}
+	a := NewApp(sc, "")
+	a.Scene.Overlays = scene.Overlays{}
 	a.Camera.SetView(drawlist.Front)
 	a.FrameAll()
 	redness := func(img *image.NRGBA) int {
@@ -253,7 +259,7 @@ func TestXRayShowsHiddenObject(t *testing.T) {
 		return int(c.R) - int(c.G)
 	}
 	opaque := renderApp(t, a, 640, 400)
-	a.Overlays.XRay = true
+	a.Scene.Overlays.XRay = true
 	xray := renderApp(t, a, 640, 400)
 	if ro, rx := redness(opaque), redness(xray); !(ro < 10 && rx > 40) {
 		t.Errorf("centre redness opaque %d, x-ray %d: want the red sphere hidden, then seen through", ro, rx)
@@ -264,7 +270,7 @@ func TestXRayShowsHiddenObject(t *testing.T) {
 // moves, and shows the scene (the screenshot is its back buffer).
 func TestWindowRuns(t *testing.T) {
 	needGL(t)
-	a := NewApp(DemoObjects())
+	a := NewApp(scene.Default(), "")
 	a.ExitAfter = 6
 	var shot *image.NRGBA
 	a.Screenshot = func(img *image.NRGBA) { shot = img }
@@ -287,7 +293,7 @@ func TestWindowRuns(t *testing.T) {
 		t.Fatal("no frame captured")
 	}
 	notBlank(t, shot, "window")
-	if a.frames != 6 || a.Stats.Pairs != 1 {
+	if a.frames != 6 || a.Stats.Pairs != len(a.Pairs) || a.Stats.Pairs == 0 {
 		t.Errorf("frames %d, pairs %d", a.frames, a.Stats.Pairs)
 	}
 }
@@ -297,7 +303,7 @@ func TestWindowRuns(t *testing.T) {
 // the view-cube's centre picks the view of the face under it.
 func TestWindowInput(t *testing.T) {
 	needGL(t)
-	a := NewApp(DemoObjects())
+	a := NewApp(scene.Default(), "")
 	yaw0, dist0 := a.Camera.Yaw, a.Camera.Distance
 	var yaw1, dist1 float64
 	var viewAfterClick drawlist.View

@@ -6,22 +6,25 @@ import (
 
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
+	"github.com/sovviz/sovviz/scene"
 )
 
 // DefaultMesher tessellates with a parametric grid: vertices from the
 // angle-centre parametrisation, normals from the implicit gradient (exact;
-// the parametric cross product vanishes at the poles).
-func DefaultMesher(s geom.Superovoid, kind MeshKind, res int) (*drawlist.Mesh, error) {
+// the parametric cross product vanishes at the poles). Marching triangles
+// fall back to the grid until package tessellate lands.
+func DefaultMesher(s geom.Superovoid, set scene.Mesh) (*drawlist.Mesh, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if res <= 0 {
-		res = 96
+	sl := set.EffectiveSlices()
+	if set.Method != scene.Grid {
+		sl = [2]int{96, 48}
 	}
-	if res < 4 || res > 2048 {
-		return nil, fmt.Errorf("resolution %d out of range [4, 2048]", res)
+	n1, n2 := sl[0], sl[1]
+	if n1 < 3 || n2 < 2 || n1 > 4096 || n2 > 4096 {
+		return nil, fmt.Errorf("grid %dx%d out of range", n1, n2)
 	}
-	n1, n2 := res, res/2
 	m := &drawlist.Mesh{}
 	for j := 0; j <= n2; j++ {
 		p2 := -math.Pi/2 + math.Pi*float64(j)/float64(n2)

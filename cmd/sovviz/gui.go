@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/scene"
 	"github.com/sovviz/sovviz/ui"
 )
 
@@ -33,9 +34,9 @@ func runGUI(args []string, stdout, stderr io.Writer) int {
 	if shot := os.Getenv("SOVVIZ_SCREENSHOT"); shot != "" {
 		app.ExitAfter = 8
 		if os.Getenv("SOVVIZ_PARAMSPACE") != "" {
-			app.ShowParamSpace = true
-			app.Solver.Guess = contact.Quadtree
-			app.Overlays.Tangents = true
+			app.Scene.Overlays.ParamPanel = true
+			app.Scene.Solver.Guess = contact.Quadtree
+			app.Scene.Overlays.Tangents = true
 		}
 		app.Screenshot = func(img *image.NRGBA) {
 			var buf bytes.Buffer
@@ -56,10 +57,14 @@ func runGUI(args []string, stdout, stderr io.Writer) int {
 }
 
 // loadApp builds the visualizer state from a scene file ("" for the
-// built-in scene).
+// built-in scene). Errors name the file, the field and the reason.
 func loadApp(path string) (*ui.App, error) {
-	if path != "" {
-		return nil, fmt.Errorf("%s: scene files cannot be loaded yet (package scene has not landed)", path)
+	if path == "" {
+		return ui.NewApp(scene.Default(), ""), nil
 	}
-	return ui.NewApp(ui.DemoObjects()), nil
+	sc, err := scene.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return ui.NewApp(sc, path), nil
 }
