@@ -44,6 +44,11 @@ func parseTree(data []byte, file string) (*node, error) {
 			l, c := lineCol(data, off)
 			return nil, &Error{File: file, Line: l, Col: c, Reason: "JSON syntax error: " + strings.TrimPrefix(se.Error(), "json: "), Err: err}
 		}
+		var te *trailingError
+		if errors.As(err, &te) {
+			l, c := lineCol(data, te.off)
+			return nil, &Error{File: file, Line: l, Col: c, Reason: "JSON syntax error: " + te.Error()}
+		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			l, c := lineCol(data, int64(len(data)))
 			return nil, &Error{File: file, Line: l, Col: c, Reason: "JSON syntax error: unexpected end of file", Err: err}
@@ -62,6 +67,11 @@ func parseTree(data []byte, file string) (*node, error) {
 	return n, nil
 }
 
+// trailingError is data after the top-level value, at byte offset off.
+type trailingError struct{ off int64 }
+
+func (e *trailingError) Error() string { return "unexpected data after the top-level value" }
+
 func checkSyntax(data []byte) error {
 	if !utf8.Valid(data) {
 		return errors.New("file is not valid UTF-8")
@@ -75,8 +85,7 @@ func checkSyntax(data []byte) error {
 	var extra json.RawMessage
 	if err := dec.Decode(&extra); err != io.EOF {
 		if err == nil {
-			l, c := lineCol(data, dec.InputOffset()-int64(len(extra)))
-			return errors.New("unexpected data after the top-level value at " + strconv.Itoa(l) + ":" + strconv.Itoa(c))
+			return &trailingError{dec.InputOffset() - int64(len(extra))}
 		}
 		return err
 	}
