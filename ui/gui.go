@@ -17,6 +17,8 @@ type uiState struct {
 	quit      bool
 	frames    int
 	placed    [][4]float64 // label rectangles of this frame
+	// wiggleBase is the benchmarks' rest position of the moving object.
+	wiggleBase *geom.Vec3
 }
 
 func col(c drawlist.Color) uint32 { return imgui.ColorU32Vec4(imgui.NewVec4(c[0], c[1], c[2], c[3])) }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
@@ -142,34 +143,80 @@ func savePNG(t *testing.T, img *image.NRGBA, name string) {
 	}
 }
 
-// checkWitnesses asserts that every pair's witness points show their
-// overlay colours at the pixels where the camera projects them.
+// checkWitnesses asserts that every witness point of the draw list shows
+// its overlay colour at the pixel where the camera projects it, unless a
+// dot drawn later covers it (dense scenes), and that every pair's witness
+// points are in the list.
 func checkWitnesses(t *testing.T, a *App, img *image.NRGBA, name string) {
 	t.Helper()
 	if len(a.Pairs) == 0 {
 		t.Fatalf("%s: no pair passed the broad phase", name)
 	}
+	nw := 0
 	for _, pr := range a.Pairs {
-		r := &pr.Result
-		if r.Status == contact.Failed {
+		if pr.Result.Status != contact.Failed {
+			nw += 2
+		}
+	}
+	pts := a.List.Points
+	checked, found := 0, 0
+	for k, p := range pts {
+		if p.Color != drawlist.WitnessPColor && p.Color != drawlist.WitnessQColor {
 			continue
 		}
-		for _, w := range []struct {
-			p geom.Vec3
-			c drawlist.Color
-		}{{r.P, drawlist.WitnessPColor}, {r.Q, drawlist.WitnessQColor}} {
-			x, y, _, ok := a.Camera.Project(w.p)
-			if !ok || x < 0 || y < 0 || x >= float64(img.Bounds().Dx()) || y >= float64(img.Bounds().Dy()) {
+		found++
+		x, y, _, ok := a.Camera.Project(p.P)
+		if !ok || x < 2 || y < 2 || x >= float64(img.Bounds().Dx()-2) || y >= float64(img.Bounds().Dy()-2) {
+			continue
+		}
+		covered := false
+		for _, q := range pts[k+1:] {
+			if !q.OnTop {
 				continue
 			}
-			// The Q dot is drawn after P and may cover it when the pair touches.
-			if w.c == drawlist.WitnessPColor && r.P.Sub(r.Q).Len() < 4*a.Camera.PixelSize()*drawlist.WitnessSize {
-				continue
-			}
-			if !findColor(img, x, y, 2, w.c) {
-				t.Errorf("%s: pair %d-%d: witness colour %v missing at pixel (%.1f, %.1f)", name, pr.I, pr.J, w.c.RGB8(), x, y)
+			qx, qy, _, _ := a.Camera.Project(q.P)
+			if math.Hypot(qx-x, qy-y) < float64(q.Size)/2+2 {
+				covered = true
+				break
 			}
 		}
+		if covered {
+			continue
+		}
+		checked++
+		if !findColor(img, x, y, 1, p.Color) {
+			t.Errorf("%s: witness colour %v missing at pixel (%.1f, %.1f)", name, p.Color.RGB8(), x, y)
+		}
+	}
+	if found != nw {
+		t.Errorf("%s: %d witness points in the draw list, want %d", name, found, nw)
+	}
+	if checked == 0 {
+		t.Errorf("%s: no witness point could be checked", name)
+	}
+}
+
+// Every example scene loads, renders, is not blank, and shows its witness
+// points where they project.
+func TestRenderExampleScenes(t *testing.T) {
+	files, err := filepath.Glob("../scenes/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example scenes found in ../scenes (%v)", err)
+	}
+	for _, f := range files {
+		sc, err := scene.Load(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		a := NewApp(sc, f)
+		// Labels are text drawn over everything; they would hide dots.
+		a.Scene.Overlays.Labels = false
+		img := renderApp(t, a, 800, 500)
+		name := filepath.Base(f)
+		notBlank(t, img, name)
+		checkWitnesses(t, a, img, name)
+		savePNG(t, img, name)
 	}
 }
 

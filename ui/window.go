@@ -96,7 +96,11 @@ func Run(a *App) error {
 	}
 	defer closeWindow(win)
 	prevCtx := imgui.CurrentContext()
-	glfw.SwapInterval(1)
+	if a.ExitAfter > 0 {
+		glfw.SwapInterval(0) // scripted run: no need to wait for the display
+	} else {
+		glfw.SwapInterval(1)
+	}
 	r, err := render.New()
 	if err != nil {
 		return err
