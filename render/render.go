@@ -335,7 +335,7 @@ func (r *Renderer) drawMesh(it *drawlist.MeshItem, c drawlist.Color, flat bool) 
 
 // Wireframe and selection outlines drawn as polygon edges.
 var (
-	wireColor     = drawlist.Color{0.05, 0.05, 0.06, 0.55}
+	wireColor     = drawlist.Color{0.05, 0.05, 0.06, 0.3}
 	selectedColor = drawlist.Color{1, 0.85, 0.3, 0.8}
 )
 
