@@ -90,7 +90,11 @@ func imguiContext() *imgui.Context {
 
 // Run opens the window and runs the visualizer until it is closed.
 func Run(a *App) error {
-	win, err := openWindow("sovviz", 1280, 800, true)
+	title := "sovviz — built-in scene"
+	if a.Path != "" {
+		title = "sovviz — " + a.Path
+	}
+	win, err := openWindow(title, 1280, 800, true)
 	if err != nil {
 		return err
 	}

@@ -129,3 +129,27 @@ func TestRenderPNG(t *testing.T) {
 		t.Fatalf("size %v", b)
 	}
 }
+
+// A bad scene file is reported with the file, the field and the reason,
+// and nothing is written.
+func TestRenderBadScene(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	data := `{"format": "sovviz-scene", "version": 1, "objects": [{"name": "a", "shape": {"a": [1, 1, 1], "eps": [2.5, 1]}, "pose": {"position": [0, 0, 0]}}]}`
+	if err := os.WriteFile(bad, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "x.png")
+	var o, e bytes.Buffer
+	code := runRender([]string{bad, "-o", out}, nil, &o, &e)
+	if code != 1 || !strings.Contains(e.String(), "bad.json") || !strings.Contains(e.String(), "objects[0].shape.eps") {
+		t.Errorf("exit %d, stderr %q: want exit 1 naming the file and objects[0].shape.eps", code, e.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("an image was written for a bad scene")
+	}
+	e.Reset()
+	if code := runGUI([]string{bad}, &o, &e); code != 1 || !strings.Contains(e.String(), "objects[0].shape.eps") {
+		t.Errorf("sovviz bad.json: exit %d, stderr %q", code, e.String())
+	}
+}
