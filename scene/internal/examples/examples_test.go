@@ -138,7 +138,7 @@ func allPairs(s *scene.Scene) []pairInfo {
 // checkSeparated verifies a separated pair independently: no sample of
 // either surface inside the other, and the sampled distance agrees with
 // the solver's.
-func checkSeparated(t *testing.T, s *scene.Scene, p pairInfo, scale float64) {
+func checkSeparated(t *testing.T, s *scene.Scene, p pairInfo, scale float64) float64 {
 	t.Helper()
 	a, b := s.Objects[p.i].Body(), s.Objects[p.j].Body()
 	na, nb := s.Objects[p.i].Name, s.Objects[p.j].Name
@@ -161,9 +161,11 @@ func checkSeparated(t *testing.T, s *scene.Scene, p pairInfo, scale float64) {
 	}
 	// No pair of sampled surface points is closer than the solver's
 	// distance: it is the global minimum as far as dense sampling can tell.
-	if d := sampledDistance(a, b); p.r.Distance > d+1e-9*scale {
+	d := sampledDistance(a, b)
+	if p.r.Distance > d+1e-9*scale {
 		t.Errorf("%s/%s: sampled points %.9g apart, solver %.9g (%v)", na, nb, d, p.r.Distance, p.r.Status)
 	}
+	return d
 }
 
 func TestTwoSuperovoids(t *testing.T) {
@@ -172,6 +174,7 @@ func TestTwoSuperovoids(t *testing.T) {
 		t.Fatalf("%d objects, camera %v", len(s.Objects), s.Camera)
 	}
 	p := allPairs(s)[0]
+	t.Logf("egg/box distance %.4g", p.r.Distance)
 	checkSeparated(t, s, p, 1)
 	if p.r.Distance < 0.1 || p.r.Distance > 0.6 {
 		t.Errorf("distance %g, want a clearly visible gap", p.r.Distance)
@@ -188,6 +191,7 @@ func TestDefaultScene(t *testing.T) {
 	var sep, over int
 	for _, p := range allPairs(s) {
 		a, b := s.Objects[p.i].Body(), s.Objects[p.j].Body()
+		t.Logf("%s/%s distance %.4g", s.Objects[p.i].Name, s.Objects[p.j].Name, p.r.Distance)
 		switch {
 		case p.r.Distance > 0:
 			checkSeparated(t, s, p, 1)
@@ -298,19 +302,16 @@ func TestHand(t *testing.T) {
 	}
 	near := 0
 	for _, p := range allPairs(s) {
-		a, b := s.Objects[p.i].Body(), s.Objects[p.j].Body()
 		if p.r.Distance <= 0 {
 			t.Errorf("%s/%s overlap: %g", s.Objects[p.i].Name, s.Objects[p.j].Name, p.r.Distance)
 			continue
 		}
-		if p.r.Distance < 0.003 {
-			checkSeparated(t, s, p, 0.01)
-		}
 		// Nearly touching, judged by the sampled distance (an upper bound).
-		if p.r.Distance < 0.002 && sampledDistance(a, b) < 0.0015 {
+		if p.r.Distance < 0.003 && checkSeparated(t, s, p, 0.01) < 0.0015 {
 			near++
 		}
 	}
+	t.Logf("%d pairs nearer than 1.5 mm", near)
 	if near < 10 {
 		t.Errorf("only %d pairs within 1.5 mm; the links should nearly touch", near)
 	}
@@ -344,6 +345,7 @@ func TestMolars(t *testing.T) {
 			checkSeparated(t, s, p, 0.01)
 		}
 	}
+	t.Logf("deepest cusp overlap %.4g m, %d overlapping pairs", deepest, overlapping)
 	if deepest > -0.5*MolarBite || deepest < -1.5*MolarBite {
 		t.Errorf("deepest overlap %g, want about %g", deepest, -MolarBite)
 	}
