@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/geom"
+)
+
+// runCmd runs "sovviz args..." in-process with the given stdin.
+func runCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// objJSON writes a body in the query format.
+func objJSON(b geom.Body) string {
+	f := formatFloat
+	s, p, q := b.Shape, b.Pose.Position, b.Pose.Orientation
+	return fmt.Sprintf(`{"shape": {"a": [%s, %s, %s], "eps": [%s, %s], "taper": [%s, %s]}, "pose": {"position": [%s, %s, %s], "orientation": [%s, %s, %s, %s]}}`,
+		f(s.A[0]), f(s.A[1]), f(s.A[2]), f(s.Eps[0]), f(s.Eps[1]), f(s.Taper[0]), f(s.Taper[1]),
+		f(p[0]), f(p[1]), f(p[2]), f(q.W), f(q.V[0]), f(q.V[1]), f(q.V[2]))
+}
+
+func lineJSON(id string, a, b geom.Body) string {
+	return fmt.Sprintf(`{"id": %s, "a": %s, "b": %s}`, appendJSONString(nil, id), objJSON(a), objJSON(b))
+}
+
+// outLine is an output line decoded strictly, with its key order.
+type outLine struct {
+	ID         *string    `json:"id"`
+	Distance   *float64   `json:"distance"`
+	P          *[]float64 `json:"p"`
+	Q          *[]float64 `json:"q"`
+	Normal     *[]float64 `json:"normal"`
+	Status     string     `json:"status"`
+	Iterations *int       `json:"iterations"`
+	TimeNS     *int64     `json:"time_ns"`
+	Warning    *string    `json:"warning"`
+	Error      *string    `json:"error"`
+	keys       []string
+}
+
+func decodeOut(t *testing.T, line string) outLine {
+	t.Helper()
+	var o outLine
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		t.Fatalf("output line is not the documented JSON: %v\n%s", err, line)
+	}
+	// Key order, from the token stream.
+	dec = json.NewDecoder(strings.NewReader(line))
+	dec.Token()
+	for dec.More() {
+		k, _ := dec.Token()
+		o.keys = append(o.keys, k.(string))
+		var skip json.RawMessage
+		dec.Decode(&skip)
+	}
+	return o
+}
+
+func outLines(t *testing.T, stdout string) []string {
+	t.Helper()
+	if stdout != "" && !strings.HasSuffix(stdout, "\n") {
+		t.Fatalf("output does not end with a newline: %q", stdout)
+	}
+	return strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+}
+
+// randomBody draws a body over the whole parameter range of the project.
+func randomBody(r *rand.Rand, pos geom.Vec3) geom.Body {
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	return geom.Body{
+		Shape: geom.Superovoid{
+			A:     [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)},
+			Eps:   [2]float64{u(0.1, 1.9), u(0.1, 1.9)},
+			Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)},
+		},
+		Pose: geom.Pose{Position: pos, Orientation: contact.UniformQuat(r)},
+	}
+}
+
+// TestQueryMatchesLibrary answers random pairs over the whole parameter
+// range through the CLI and checks every output line against a direct
+// contact.Query of the same bodies: same numbers to the last bit (the format
+// must not lose precision), the documented key order, unit normal, |q - p| =
+// |distance|, and a warning exactly when a shape is not convex.
+func TestQueryMatchesLibrary(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n = 60
+	var in strings.Builder
+	type pair struct{ a, b geom.Body }
+	pairs := make([]pair, n)
+	for i := range pairs {
+		a := randomBody(r, geom.Vec3{})
+		dir := contact.UniformQuat(r).Rotate(geom.Vec3{1, 0, 0})
+		b := randomBody(r, dir.Mul(1+3*r.Float64()))
+		if i%10 == 0 { // untapered: convex, no warning expected
+			a.Shape.Taper, b.Shape.Taper = [2]float64{}, [2]float64{}
+		}
+		pairs[i] = pair{a, b}
+		in.WriteString(lineJSON(fmt.Sprintf("pair-%d", i), a, b) + "\n")
+	}
+	for _, method := range []string{"implicit", "parametric", "ntb"} {
+		stdout, stderr, code := runCmd(t, in.String(), "query", "-method", method)
+		lines := outLines(t, stdout)
+		if len(lines) != n {
+			t.Fatalf("%s: %d output lines for %d inputs; stderr %s", method, len(lines), n, stderr)
+		}
+		m, _ := parseMethod(method)
+		opt := contact.DefaultOptions()
+		opt.Method = m
+		failed := 0
+		for i, line := range lines {
+			o := decodeOut(t, line)
+			// The parser removes the rounding of the quaternions.
+			a, b := pairs[i].a, pairs[i].b
+			a.Pose, b.Pose = a.Pose.Normalized(), b.Pose.Normalized()
+			want := contact.Query(&a, &b, &opt)
+			if o.ID == nil || *o.ID != fmt.Sprintf("pair-%d", i) {
+				t.Fatalf("%s line %d: id %v, want pair-%d (order must be kept)", method, i, o.ID, i)
+			}
+			wantKeys := []string{"id", "distance", "p", "q", "normal", "status", "iterations"}
+			if want.NonConvex != 0 {
+				wantKeys = append(wantKeys, "warning")
+			}
+			if strings.Join(o.keys, ",") != strings.Join(wantKeys, ",") {
+				t.Fatalf("%s line %d: keys %v, want %v", method, i, o.keys, wantKeys)
+			}
+			if *o.Distance != want.Distance || *o.Iterations != want.Iterations || o.Status != want.Status.String() {
+				t.Errorf("%s line %d: distance %v iterations %d status %s, library says %v %d %s", method, i,
+					*o.Distance, *o.Iterations, o.Status, want.Distance, want.Iterations, want.Status)
+			}
+			p, q, nrm := *o.P, *o.Q, *o.Normal
+			for k := 0; k < 3; k++ {
+				if p[k] != want.P[k] || q[k] != want.Q[k] || nrm[k] != want.Normal[k] {
+					t.Fatalf("%s line %d: p %v q %v normal %v, library says %v %v %v", method, i, p, q, nrm, want.P, want.Q, want.Normal)
+				}
+			}
+			if want.Status == contact.Failed {
+				failed++
+				continue
+			}
+			if l := math.Sqrt(nrm[0]*nrm[0] + nrm[1]*nrm[1] + nrm[2]*nrm[2]); math.Abs(l-1) > 1e-12 {
+				t.Errorf("%s line %d: |normal| = %v", method, i, l)
+			}
+			gap := math.Sqrt((q[0]-p[0])*(q[0]-p[0]) + (q[1]-p[1])*(q[1]-p[1]) + (q[2]-p[2])*(q[2]-p[2]))
+			if math.Abs(gap-math.Abs(*o.Distance)) > 1e-9 {
+				t.Errorf("%s line %d: |q - p| = %v but distance %v", method, i, gap, *o.Distance)
+			}
+			if (o.Warning != nil) != (want.NonConvex != 0) {
+				t.Errorf("%s line %d: warning %v for NonConvex = %d", method, i, o.Warning, want.NonConvex)
+			}
+			if o.Warning != nil {
+				for bit, name := range []string{"a ", "b "} {
+					if want.NonConvex&(1<<bit) != 0 && !strings.Contains(*o.Warning, name) {
+						t.Errorf("%s line %d: warning %q does not name shape %q", method, i, *o.Warning, name)
+					}
+				}
+				if !strings.Contains(*o.Warning, "convex") || !strings.Contains(*o.Warning, "certif") {
+					t.Errorf("%s line %d: warning %q does not say why the certificate fails", method, i, *o.Warning)
+				}
+			}
+		}
+		if (failed > 0) != (code == 1) || (failed == 0 && code != 0) {
+			t.Errorf("%s: exit code %d with %d failed lines", method, code, failed)
+		}
+	}
+}
+
+// TestQuerySpheresClosedForm checks the CLI end to end against the closed
+// form for two spheres: d = |c2 - c1| - r1 - r2, p = c1 + r1·u.
+func TestQuerySpheresClosedForm(t *testing.T) {
+	in := `{"id": "s", "a": {"shape": {"a": [1.5, 1.5, 1.5], "eps": [1, 1]}, "pose": {"position": [1, 2, 3]}}, "b": {"shape": {"a": [0.5, 0.5, 0.5], "eps": [1, 1]}, "pose": {"position": [4, 6, 3], "orientation": [0, 0, 1, 0]}}}` + "\n"
+	stdout, stderr, code := runCmd(t, in, "query")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	o := decodeOut(t, outLines(t, stdout)[0])
+	// centres 5 apart along (0.6, 0.8, 0)
+	if math.Abs(*o.Distance-3) > 1e-9 {
+		t.Errorf("distance %v, want 3", *o.Distance)
+	}
+	want := [3][3]float64{{1.9, 3.2, 3}, {3.7, 5.6, 3}, {0.6, 0.8, 0}}
+	for k, got := range [3][]float64{*o.P, *o.Q, *o.Normal} {
+		for c := 0; c < 3; c++ {
+			if math.Abs(got[c]-want[k][c]) > 1e-9 {
+				t.Errorf("%s = %v, want %v", []string{"p", "q", "normal"}[k], got, want[k])
+				break
+			}
+		}
+	}
+	if o.Status != "converged" || o.Warning != nil {
+		t.Errorf("status %q warning %v", o.Status, o.Warning)
+	}
+}
+
+// TestQueryErrorLines feeds one bad line between two good ones and checks
+// the error message, the echoed id, that the good lines are still answered,
+// and exit code 1.
+func TestQueryErrorLines(t *testing.T) {
+	good := `{"id": "ok", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [3, 0, 0]}}}`
+	body := `{"shape": {"a": [1, 1, 1], "eps": [1, 1]}}`
+	cases := []struct {
+		name, line string
+		id         string // "" when the id cannot be read
+		want       string // substring of the error message
+	}{
+		{"eps range", `{"id": "e", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 2.5]}}, "b": ` + body + `}`, "e", "line 2: a.shape.eps[1] = 2.5: squareness must be in [0.05, 1.95]"},
+		{"semi-axis", `{"id": "s", "a": ` + body + `, "b": {"shape": {"a": [1, -1, 1], "eps": [1, 1]}}}`, "s", "b.shape.a[1] = -1: semi-axis must be > 0"},
+		{"taper", `{"id": "t", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1], "taper": [0, 0.7]}}, "b": ` + body + `}`, "t", "a.shape.taper[1] = 0.7"},
+		{"orientation", `{"id": "o", "a": ` + body + `, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"orientation": [1, 1, 0, 0]}}}`, "o", "b.pose.orientation = 1.4142135623730951: quaternion [w,x,y,z] must have unit length"},
+		{"zero quaternion", `{"id": "z", "a": ` + body + `, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"orientation": [0, 0, 0, 0]}}}`, "z", "b.pose.orientation = 0"},
+		{"invalid JSON", `{"id": "j", "a": nope}`, "", "line 2: invalid JSON at column 19"},
+		{"truncated", `{"id": "j", "a": {`, "", "invalid JSON at column"},
+		{"unknown top field", `{"id": "u", "a": ` + body + `, "b": ` + body + `, "c": 1}`, "u", `c: unknown field (want "id", "a", "b")`},
+		{"unknown shape field", `{"id": "u", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1], "e": [1, 1]}}, "b": ` + body + `}`, "u", "a.shape.e: unknown field"},
+		{"unknown pose field", `{"id": "u", "a": ` + body + `, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"pos": [0, 0, 0]}}}`, "u", "b.pose.pos: unknown field"},
+		{"missing b", `{"id": "m", "a": ` + body + `}`, "m", "b: missing"},
+		{"missing shape", `{"id": "m", "a": {"pose": {}}, "b": ` + body + `}`, "m", "a.shape: missing"},
+		{"missing eps", `{"id": "m", "a": {"shape": {"a": [1, 1, 1]}}, "b": ` + body + `}`, "m", "a.shape.eps: missing"},
+		{"short array", `{"id": "m", "a": {"shape": {"a": [1, 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a: want 3 numbers, got 2"},
+		{"string number", `{"id": "m", "a": {"shape": {"a": [1, "1", 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", `a.shape.a[1]: want a number, got string "1"`},
+		{"null", `{"id": "m", "a": {"shape": {"a": [1, 1, 1], "eps": null}}, "b": ` + body + `}`, "m", "a.shape.eps: want an array of 2 numbers, got null"},
+		{"overflow", `{"id": "m", "a": {"shape": {"a": [1e400, 1, 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a[0]: number 1e400 is out of range"},
+		{"object not array", `{"id": "m", "a": {"shape": {"a": {"x": 1}, "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a: want an array of 3 numbers, got an object"},
+		{"a not object", `{"id": "m", "a": [1], "b": ` + body + `}`, "m", "a: want an object, got an array"},
+		{"duplicate", `{"id": "d", "a": ` + body + `, "a": ` + body + `, "b": ` + body + `}`, "d", "a: field given twice"},
+		{"id not string", `{"id": 7, "a": ` + body + `, "b": ` + body + `}`, "", "id: want a string, got number 7"},
+		{"not an object", `[1, 2]`, "", "line 2: line: want an object, got an array"},
+		{"position NaN-like", `{"id": "p", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, true, 0]}}, "b": ` + body + `}`, "p", "a.pose.position[1]: want a number, got boolean true"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runCmd(t, good+"\n"+c.line+"\n"+good+"\n", "query")
+			if code != 1 {
+				t.Errorf("exit code %d, want 1", code)
+			}
+			if !strings.Contains(stderr, "1 line(s)") {
+				t.Errorf("stderr %q does not count the failed line", stderr)
+			}
+			lines := outLines(t, stdout)
+			if len(lines) != 3 {
+				t.Fatalf("%d output lines, want 3:\n%s", len(lines), stdout)
+			}
+			for _, k := range []int{0, 2} {
+				if o := decodeOut(t, lines[k]); o.Status != "converged" || *o.Distance != 1 {
+					t.Errorf("good line %d not answered: %s", k+1, lines[k])
+				}
+			}
+			o := decodeOut(t, lines[1])
+			if o.Status != "error" || o.Error == nil || !strings.Contains(*o.Error, c.want) {
+				t.Errorf("error line %s, want error containing %q", lines[1], c.want)
+			}
+			if !strings.HasPrefix(*o.Error, "line 2: ") {
+				t.Errorf("error %q does not start with the line number", *o.Error)
+			}
+			wantKeys := "status,error"
+			if c.id != "" {
+				wantKeys = "id,status,error"
+				if o.ID == nil || *o.ID != c.id {
+					t.Errorf("id %v, want %q echoed", o.ID, c.id)
+				}
+			}
+			if strings.Join(o.keys, ",") != wantKeys {
+				t.Errorf("keys %v, want %s", o.keys, wantKeys)
+			}
+		})
+	}
+}
+
+// TestQueryLineHandling: empty lines give no output, CRLF and a byte order
+// mark are accepted, optional fields take their defaults, the last line may
+// lack its newline, a line over the limit is an error and the next is still
+// answered, and the id may hold any string.
+func TestQueryLineHandling(t *testing.T) {
+	minimal := `{"id": %s, "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1], "taper": [0, 0]}, "pose": {"position": [0, 0, 2.5]}}}`
+	id := func(s string) string { return string(appendJSONString(nil, s)) }
+	in := "\xef\xbb\xbf" + fmt.Sprintf(minimal, id("first")) + "\r\n\r\n   \n\t\n" +
+		fmt.Sprintf(minimal, id("tab\t\"quote\" \\ ünïcödé \u2028 \x01")) + "\n" +
+		strings.Repeat(" ", maxQueryLine+10) + "x\n" +
+		fmt.Sprintf(minimal, id("")) // no final newline
+	stdout, _, code := runCmd(t, in, "query")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the over-long line)", code)
+	}
+	lines := outLines(t, stdout)
+	if len(lines) != 4 {
+		t.Fatalf("%d output lines, want 4:\n%.2000s", len(lines), stdout)
+	}
+	wantIDs := []string{"first", "tab\t\"quote\" \\ ünïcödé \u2028 \x01", "", ""}
+	for i, line := range lines {
+		o := decodeOut(t, line)
+		if i == 2 {
+			if o.Status != "error" || !strings.Contains(*o.Error, "line 6: longer than") {
+				t.Errorf("over-long line answered %s", line)
+			}
+			continue
+		}
+		if o.ID == nil || *o.ID != wantIDs[i] {
+			t.Errorf("line %d: id %v, want %q", i, o.ID, wantIDs[i])
+		}
+		if o.Status != "converged" || math.Abs(*o.Distance-0.5) > 1e-12 {
+			t.Errorf("line %d: %s, want distance 0.5", i, line)
+		}
+	}
+	// Only blank input: no output, success.
+	if stdout, _, code := runCmd(t, "\n\n  \n", "query"); stdout != "" || code != 0 {
+		t.Errorf("blank input gave %q, exit %d", stdout, code)
+	}
+}
+
+// TestQueryTiming checks -timing: every answered line carries a positive
+// integer "time_ns" before any warning, error lines carry none, and the
+// numbers are unchanged.
+func TestQueryTiming(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var in strings.Builder
+	for i := 0; i < 5; i++ {
+		in.WriteString(lineJSON(fmt.Sprint(i), randomBody(r, geom.Vec3{}), randomBody(r, geom.Vec3{0, 2.5, 0})) + "\n")
+	}
+	in.WriteString(`{"id": "bad"}` + "\n")
+	plain, _, _ := runCmd(t, in.String(), "query")
+	timed, _, code := runCmd(t, in.String(), "query", "-timing", "7")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for the bad line", code)
+	}
+	pl, tl := outLines(t, plain), outLines(t, timed)
+	if len(tl) != 6 {
+		t.Fatalf("%d lines, want 6", len(tl))
+	}
+	for i := range tl {
+		po, to := decodeOut(t, pl[i]), decodeOut(t, tl[i])
+		if i == 5 {
+			if to.TimeNS != nil || to.Status != "error" {
+				t.Errorf("error line carries time_ns: %s", tl[i])
+			}
+			continue
+		}
+		if to.TimeNS == nil || *to.TimeNS <= 0 {
+			t.Fatalf("line %d: no positive time_ns: %s", i, tl[i])
+		}
+		if *to.Distance != *po.Distance || *to.Iterations != *po.Iterations {
+			t.Errorf("line %d: -timing changed the answer: %s vs %s", i, tl[i], pl[i])
+		}
+		want := append([]string{}, po.keys[:7]...)
+		want = append(want, "time_ns")
+		want = append(want, po.keys[7:]...)
+		if strings.Join(to.keys, ",") != strings.Join(want, ",") {
+			t.Errorf("line %d: keys %v, want %v", i, to.keys, want)
+		}
+	}
+	if got := medianInt64([]int64{5, 1, 3}); got != 3 {
+		t.Errorf("median of 5,1,3 = %d", got)
+	}
+	if got := medianInt64([]int64{4, 1, 3, 10}); got != 3 {
+		t.Errorf("median of 4,1,3,10 = %d, want 3", got)
+	}
+}
+
+// TestQueryFlags covers the flag errors, -h, -in and the exit codes.
+func TestQueryFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-method", "newton"}, 2, `-method "newton": want implicit, parametric or ntb`},
+		{[]string{"-guess", "grid"}, 2, `-guess "grid"`},
+		{[]string{"-tol", "0"}, 2, "-tol 0: want a finite number > 0"},
+		{[]string{"-tol", "NaN"}, 2, "-tol NaN"},
+		{[]string{"-timing", "-1"}, 2, "-timing -1"},
+		{[]string{"-bogus"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-h"}, 0, "usage: sovviz query"},
+		{[]string{"-in", filepath.Join(t.TempDir(), "missing.jsonl")}, 1, "missing.jsonl"},
+	} {
+		_, stderr, code := runCmd(t, "", append([]string{"query"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("query %v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	// -in reads the file, not stdin; every guess works.
+	path := filepath.Join(t.TempDir(), "q.jsonl")
+	line := `{"id": "f", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, 3, 0]}}}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{"quadtree", "octree", "support"} {
+		stdout, stderr, code := runCmd(t, "not json\n", "query", "-in", path, "-guess", g, "-tol", "1e-12")
+		if code != 0 {
+			t.Fatalf("-guess %s: exit %d: %s", g, code, stderr)
+		}
+		if o := decodeOut(t, outLines(t, stdout)[0]); *o.ID != "f" || math.Abs(*o.Distance-1) > 1e-12 {
+			t.Errorf("-guess %s: %s", g, stdout)
+		}
+	}
+}
+
+// TestQueryStreams drives the command through pipes one line at a time, as
+// another program would: each answer must arrive before the next question is
+// written (no reading everything first, no holding answers back).
+func TestQueryStreams(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		var errb bytes.Buffer
+		done <- dispatch([]string{"query"}, inR, outW, &errb)
+		outW.Close()
+	}()
+	answers := bufio.NewReader(outR)
+	for i := 0; i < 3; i++ {
+		line := fmt.Sprintf(`{"id": "%d", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [%d, 0, 0]}}}`+"\n", i, 3+i)
+		if _, err := io.WriteString(inW, line); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() { s, _ := answers.ReadString('\n'); got <- s }()
+		select {
+		case s := <-got:
+			o := decodeOut(t, s)
+			if *o.ID != fmt.Sprint(i) || math.Abs(*o.Distance-float64(1+i)) > 1e-9 {
+				t.Errorf("answer %d: %s", i, s)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer to line %d while the input is still open: output is held back", i)
+		}
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
