@@ -127,7 +127,11 @@ type coldRun struct {
 	warmMaxDiff           float64
 	warmMismatch          int
 	warmFailed, warmCount int
+	warmExamples          []string
 }
+
+// maxExamples bounds the disagreeing pairs listed in the report.
+const maxExamples = 5
 
 type benchReport struct {
 	runs    []*coldRun
@@ -228,10 +232,27 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 		}
 		if !(math.Abs(c.Distance-prev.Distance) <= agreeTol) {
 			run.warmMismatch++
+			if len(run.warmExamples) < maxExamples {
+				// The final poses as a "sovviz query" line: the cold answer
+				// can be replayed and checked from it.
+				run.warmExamples = append(run.warmExamples, fmt.Sprintf("pair %d: warm %s, cold %s: %s",
+					i, formatFloat(prev.Distance), formatFloat(c.Distance), queryLineOf(fmt.Sprintf("warm-%d", i), &a, &b)))
+			}
 		}
 		run.warmCount++
 		prog.step(i + 1)
 	}
+}
+
+// queryLineOf writes a pair as one input line of "sovviz query".
+func queryLineOf(id string, a, b *geom.Body) string {
+	obj := func(x *geom.Body) string {
+		f, s, p, q := formatFloat, x.Shape, x.Pose.Position, x.Pose.Orientation
+		return fmt.Sprintf(`{"shape": {"a": [%s, %s, %s], "eps": [%s, %s], "taper": [%s, %s]}, "pose": {"position": [%s, %s, %s], "orientation": [%s, %s, %s, %s]}}`,
+			f(s.A[0]), f(s.A[1]), f(s.A[2]), f(s.Eps[0]), f(s.Eps[1]), f(s.Taper[0]), f(s.Taper[1]),
+			f(p[0]), f(p[1]), f(p[2]), f(q.W), f(q.V[0]), f(q.V[1]), f(q.V[2]))
+	}
+	return fmt.Sprintf(`{"id": %s, "a": %s, "b": %s}`, appendJSONString(nil, id), obj(a), obj(b))
 }
 
 // randomUnit returns a direction drawn uniformly from the unit sphere.
@@ -456,6 +477,14 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 			it := summarize(run.warmIters)
 			p("| %s | %d | %.3f | %.3f | %s | %s | %s | %d | %.3g | %d |\n", schemeName(run.method, ba.guess), s.n, us(s.median), us(s.p99),
 				meanSD(s, 1e-3), meanSD(it, 1), pct(run.warmFellBack, s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
+		}
+		for _, run := range rep.runs {
+			if len(run.warmExamples) > 0 {
+				p("\nWarm answers of %s that differ from a cold query after the last step (as query input):\n\n", schemeName(run.method, ba.guess))
+				for _, e := range run.warmExamples {
+					p("    %s\n", e)
+				}
+			}
 		}
 	}
 	p("\nReproduce: sovviz bench %s (%.1f s)\n", benchCommandLine(ba), rep.elapsed.Seconds())

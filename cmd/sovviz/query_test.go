@@ -26,18 +26,7 @@ func runCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 	return out.String(), errb.String(), code
 }
 
-// objJSON writes a body in the query format.
-func objJSON(b geom.Body) string {
-	f := formatFloat
-	s, p, q := b.Shape, b.Pose.Position, b.Pose.Orientation
-	return fmt.Sprintf(`{"shape": {"a": [%s, %s, %s], "eps": [%s, %s], "taper": [%s, %s]}, "pose": {"position": [%s, %s, %s], "orientation": [%s, %s, %s, %s]}}`,
-		f(s.A[0]), f(s.A[1]), f(s.A[2]), f(s.Eps[0]), f(s.Eps[1]), f(s.Taper[0]), f(s.Taper[1]),
-		f(p[0]), f(p[1]), f(p[2]), f(q.W), f(q.V[0]), f(q.V[1]), f(q.V[2]))
-}
-
-func lineJSON(id string, a, b geom.Body) string {
-	return fmt.Sprintf(`{"id": %s, "a": %s, "b": %s}`, appendJSONString(nil, id), objJSON(a), objJSON(b))
-}
+func lineJSON(id string, a, b geom.Body) string { return queryLineOf(id, &a, &b) }
 
 // outLine is an output line decoded strictly, with its key order.
 type outLine struct {
