@@ -307,6 +307,12 @@ func (r *Renderer) Draw(d *drawlist.DrawList, cam *drawlist.Camera) {
 	gl.Disable(gl.BLEND)
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
+	r.Triangles = 0
+	for i := range d.Meshes {
+		if g := r.meshes[d.Meshes[i].Mesh]; g != nil {
+			r.Triangles += int(g.count / 3)
+		}
+	}
 	if r.frame%60 == 0 {
 		r.evict()
 	}
@@ -327,7 +333,6 @@ func (r *Renderer) drawMesh(it *drawlist.MeshItem, c drawlist.Color, flat bool) 
 		gl.Uniform1i(r.mesh.loc("uFlat"), 1)
 	} else {
 		gl.Uniform1i(r.mesh.loc("uFlat"), 0)
-		r.Triangles += int(g.count / 3)
 	}
 	gl.BindVertexArray(g.vao)
 	gl.DrawElementsWithOffset(gl.TRIANGLES, g.count, gl.UNSIGNED_INT, 0)
@@ -335,7 +340,7 @@ func (r *Renderer) drawMesh(it *drawlist.MeshItem, c drawlist.Color, flat bool) 
 
 // Wireframe and selection outlines drawn as polygon edges.
 var (
-	wireColor     = drawlist.Color{0.05, 0.05, 0.06, 0.3}
+	wireAlpha     = float32(0.45)
 	selectedColor = drawlist.Color{1, 0.85, 0.3, 0.8}
 )
 
@@ -351,7 +356,11 @@ func (r *Renderer) drawWire(items []drawlist.MeshItem) {
 		case it.Selected:
 			r.drawMesh(it, selectedColor, true)
 		case it.Wireframe:
-			r.drawMesh(it, wireColor, true)
+			// Lit like the surface, darker: a mesh too dense for its
+			// size on screen still reads as a shaded body.
+			c := it.Color
+			c[0], c[1], c[2], c[3] = c[0]*0.55, c[1]*0.55, c[2]*0.55, wireAlpha
+			r.drawMesh(it, c, false)
 		}
 	}
 	gl.DepthMask(true)

@@ -105,7 +105,7 @@ type meshEntry struct {
 // NewApp returns an app showing sc (loaded from path, "" for the built-in
 // scene), with the scene's camera or, without one, framing the scene.
 func NewApp(sc *scene.Scene, path string) *App {
-	a := &App{Camera: drawlist.DefaultCamera(), Selected: -1, ShowOverlays: true, ShowStatus: true, Mesher: DefaultMesher}
+	a := &App{Camera: drawlist.DefaultCamera(), Selected: -1, ShowOverlays: true, ShowStatus: true, Mesher: NewMesher()}
 	a.SetScene(sc, path)
 	return a
 }
@@ -301,16 +301,20 @@ func (a *App) ensureMeshes() {
 		e.shape, e.settings, e.valid = o.Shape, set, true
 		m, err := a.Mesher(o.Shape, set)
 		if err != nil {
-			e.mesh, e.err = nil, fmt.Errorf("object %q: %w", o.Name, err)
+			err = fmt.Errorf("object %q: %w", o.Name, err)
+		}
+		e.err = err
+		e.mesh = m
+		if m == nil {
 			continue
 		}
 		a.nextMesh++
 		m.Version = a.nextMesh
-		e.mesh, e.err = m, nil
 	}
 }
 
-// MeshError returns the tessellation error of object i, if any.
+// MeshError returns the tessellation problem of object i, if any (the
+// object may still be drawn with a fallback mesh).
 func (a *App) MeshError(i int) error {
 	if i < 0 || i >= len(a.meshes) {
 		return nil

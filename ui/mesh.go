@@ -1,55 +1,52 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
-	"math"
 
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
 	"github.com/sovviz/sovviz/scene"
+	"github.com/sovviz/sovviz/tessellate"
 )
 
-// DefaultMesher tessellates with a parametric grid: vertices from the
-// angle-centre parametrisation, normals from the implicit gradient (exact;
-// the parametric cross product vanishes at the poles). Marching triangles
-// fall back to the grid until package tessellate lands.
-func DefaultMesher(s geom.Superovoid, set scene.Mesh) (*drawlist.Mesh, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	sl := set.EffectiveSlices()
-	if set.Method != scene.Grid {
-		sl = [2]int{96, 48}
-	}
-	n1, n2 := sl[0], sl[1]
-	if n1 < 3 || n2 < 2 || n1 > 4096 || n2 > 4096 {
-		return nil, fmt.Errorf("grid %dx%d out of range", n1, n2)
-	}
-	m := &drawlist.Mesh{}
-	for j := 0; j <= n2; j++ {
-		p2 := -math.Pi/2 + math.Pi*float64(j)/float64(n2)
-		for i := 0; i <= n1; i++ {
-			p1 := -math.Pi + 2*math.Pi*float64(i)/float64(n1)
-			p := s.Point(p1, p2)
-			nrm, ok := s.Normal(p)
-			if !ok || nrm.Len() == 0 {
-				d := s.Derivs(p1, p2)
-				nrm = d.ParamNormal()
-				if nrm.Len() == 0 {
-					nrm = geom.Vec3{0, 0, math.Copysign(1, p2)}
-				}
+// NewMesher returns the tessellator the app uses: package tessellate's
+// parametric grid or marching triangles, as the object's mesh settings say.
+// Vertices lie on the surface and carry the exact (implicit-gradient)
+// normals. When marching triangles fail on a shape the grid is used and the
+// failure is returned alongside the mesh, so that the object still draws
+// and the inspector can say why. The builders are reused between calls.
+func NewMesher() MeshFunc {
+	var grid tessellate.Grid
+	var march tessellate.Marcher
+	return func(s geom.Superovoid, set scene.Mesh) (*drawlist.Mesh, error) {
+		if set.Method == scene.MarchingTriangles {
+			m, err := march.Build(s, tessellate.MarchOptions{Edge: set.EffectiveEdge(s)})
+			if err == nil {
+				return convert(m), nil
 			}
-			m.Positions = append(m.Positions, p)
-			m.Normals = append(m.Normals, nrm.Normalize())
+			sl := set.EffectiveSlices()
+			g, gerr := grid.Build(s, sl[0], sl[1])
+			if gerr != nil {
+				return nil, errors.Join(err, gerr)
+			}
+			return convert(g), fmt.Errorf("marching triangles failed, showing the grid: %w", err)
 		}
-	}
-	w := uint32(n1 + 1)
-	for j := uint32(0); j < uint32(n2); j++ {
-		for i := uint32(0); i < uint32(n1); i++ {
-			a, b := j*w+i, j*w+i+1
-			c, d := a+w, b+w
-			m.Indices = append(m.Indices, a, b, d, a, d, c)
+		sl := set.EffectiveSlices()
+		m, err := grid.Build(s, sl[0], sl[1])
+		if err != nil {
+			return nil, err
 		}
+		return convert(m), nil
 	}
-	return m, nil
+}
+
+// convert copies a tessellate mesh (owned by its builder) into a draw-list
+// mesh.
+func convert(m *tessellate.Mesh) *drawlist.Mesh {
+	return &drawlist.Mesh{
+		Positions: append([]geom.Vec3(nil), m.Positions...),
+		Normals:   append([]geom.Vec3(nil), m.Normals...),
+		Indices:   append([]uint32(nil), m.Indices...),
+	}
 }
