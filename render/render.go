@@ -42,12 +42,12 @@ func (p *program) loc(name string) int32 { return p.uniforms[name] }
 // Renderer draws draw lists. Create it with New once the GL context is
 // current.
 type Renderer struct {
-	mesh, line, point program
-	meshes            map[*drawlist.Mesh]*gpuMesh
-	frame             uint64
-	lineVAO, lineVBO  uint32
-	ptVAO, ptVBO      uint32
-	lineBuf, ptBuf    []float32
+	mesh, wire, line, point program
+	meshes                  map[*drawlist.Mesh]*gpuMesh
+	frame                   uint64
+	lineVAO, lineVBO        uint32
+	ptVAO, ptVBO            uint32
+	lineBuf, ptBuf          []float32
 	// Stats of the last Draw.
 	Triangles int
 }
@@ -63,13 +63,17 @@ func New() (*Renderer, error) {
 	}
 	r := &Renderer{meshes: map[*drawlist.Mesh]*gpuMesh{}}
 	var err error
-	if r.mesh, err = link("mesh", "uModel", "uViewProj", "uColor", "uEye", "uFlat", "uKeyDir"); err != nil {
+	meshUniforms := []string{"uModel", "uViewProj", "uColor", "uEye", "uKeyDir", "uViewport", "uWireColor"}
+	if r.mesh, err = link([]string{"mesh.vert", "mesh.frag"}, "", meshUniforms...); err != nil {
 		return nil, err
 	}
-	if r.line, err = link("line", "uViewProj", "uViewport"); err != nil {
+	if r.wire, err = link([]string{"mesh.vert", "mesh.geom", "mesh.frag"}, "#define WIRE 1\n", meshUniforms...); err != nil {
 		return nil, err
 	}
-	if r.point, err = link("point", "uViewProj"); err != nil {
+	if r.line, err = link([]string{"line.vert", "line.geom", "line.frag"}, "", "uViewProj", "uViewport"); err != nil {
+		return nil, err
+	}
+	if r.point, err = link([]string{"point.vert", "point.frag"}, "", "uViewProj"); err != nil {
 		return nil, err
 	}
 	r.lineVAO, r.lineVBO = overlayVAO()
@@ -98,25 +102,25 @@ func overlayVAO() (vao, vbo uint32) {
 	return vao, vbo
 }
 
-// link compiles name.vert, name.frag and, when present, name.geom.
-func link(name string, uniforms ...string) (program, error) {
+// link compiles and links the named shader files (the stage follows the
+// extension); defines is inserted after each file's #version line.
+func link(files []string, defines string, uniforms ...string) (program, error) {
 	p := program{id: gl.CreateProgram(), uniforms: map[string]int32{}}
 	var shaders []uint32
-	for _, st := range []struct {
-		ext      string
-		kind     uint32
-		optional bool
-	}{{"vert", gl.VERTEX_SHADER, false}, {"geom", gl.GEOMETRY_SHADER, true}, {"frag", gl.FRAGMENT_SHADER, false}} {
-		src, err := assets.Shader(name + "." + st.ext)
+	kinds := map[string]uint32{"vert": gl.VERTEX_SHADER, "geom": gl.GEOMETRY_SHADER, "frag": gl.FRAGMENT_SHADER}
+	for _, f := range files {
+		src, err := assets.Shader(f)
 		if err != nil {
-			if st.optional {
-				continue
-			}
 			return p, err
 		}
-		sh, err := compile(src, st.kind)
+		if defines != "" {
+			if i := strings.IndexByte(src, '\n'); i >= 0 {
+				src = src[:i+1] + defines + src[i+1:]
+			}
+		}
+		sh, err := compile(src, kinds[f[strings.LastIndexByte(f, '.')+1:]])
 		if err != nil {
-			return p, fmt.Errorf("render: shader %s.%s: %w", name, st.ext, err)
+			return p, fmt.Errorf("render: shader %s: %w", f, err)
 		}
 		gl.AttachShader(p.id, sh)
 		shaders = append(shaders, sh)
@@ -128,7 +132,7 @@ func link(name string, uniforms ...string) (program, error) {
 		gl.DeleteShader(sh)
 	}
 	if ok == gl.FALSE {
-		return p, fmt.Errorf("render: link %s: %s", name, programLog(p.id))
+		return p, fmt.Errorf("render: link %s: %s", strings.Join(files, " "), programLog(p.id))
 	}
 	for _, u := range uniforms {
 		p.uniforms[u] = gl.GetUniformLocation(p.id, gl.Str(u+"\x00"))
@@ -256,13 +260,16 @@ func (r *Renderer) Draw(d *drawlist.DrawList, cam *drawlist.Camera) {
 	key := back.Mul(0.8).Add(up.Mul(0.5)).Sub(right.Mul(0.4))
 
 	r.Triangles = 0
-	gl.UseProgram(r.mesh.id)
-	gl.UniformMatrix4fv(r.mesh.loc("uViewProj"), 1, false, &vp32[0])
-	gl.Uniform3f(r.mesh.loc("uEye"), float32(eye[0]), float32(eye[1]), float32(eye[2]))
-	gl.Uniform3f(r.mesh.loc("uKeyDir"), float32(key[0]), float32(key[1]), float32(key[2]))
+	for _, p := range []*program{&r.wire, &r.mesh} {
+		gl.UseProgram(p.id)
+		gl.UniformMatrix4fv(p.loc("uViewProj"), 1, false, &vp32[0])
+		gl.Uniform3f(p.loc("uEye"), float32(eye[0]), float32(eye[1]), float32(eye[2]))
+		gl.Uniform3f(p.loc("uKeyDir"), float32(key[0]), float32(key[1]), float32(key[2]))
+		gl.Uniform2f(p.loc("uViewport"), float32(cam.Width), float32(cam.Height))
+	}
 
 	// Opaque meshes (the list puts them first), pushed back a little so
-	// that wireframes and depth-tested lines on the surface win.
+	// that depth-tested lines on the surface win.
 	gl.Disable(gl.BLEND)
 	gl.Enable(gl.POLYGON_OFFSET_FILL)
 	gl.PolygonOffset(1, 1)
@@ -273,10 +280,9 @@ func (r *Renderer) Draw(d *drawlist.DrawList, cam *drawlist.Camera) {
 			firstTransparent = i
 			break
 		}
-		r.drawMesh(it, it.Color, false)
+		r.drawMesh(it)
 	}
 	gl.Disable(gl.POLYGON_OFFSET_FILL)
-	r.drawWire(d.Meshes[:firstTransparent])
 
 	r.drawOverlays(d, &vp32, cam, false)
 
@@ -291,12 +297,11 @@ func (r *Renderer) Draw(d *drawlist.DrawList, cam *drawlist.Camera) {
 		for i := firstTransparent; i < len(d.Meshes); i++ {
 			it := &d.Meshes[i]
 			gl.CullFace(gl.FRONT)
-			r.drawMesh(it, it.Color, false)
+			r.drawMesh(it)
 			gl.CullFace(gl.BACK)
-			r.drawMesh(it, it.Color, false)
+			r.drawMesh(it)
 		}
 		gl.Disable(gl.CULL_FACE)
-		r.drawWire(d.Meshes[firstTransparent:])
 		gl.DepthMask(true)
 	}
 
@@ -318,7 +323,15 @@ func (r *Renderer) Draw(d *drawlist.DrawList, cam *drawlist.Camera) {
 	}
 }
 
-func (r *Renderer) drawMesh(it *drawlist.MeshItem, c drawlist.Color, flat bool) {
+// Edge colours of the single-pass wireframe (mesh.geom, mesh.frag).
+var (
+	selectedColor = drawlist.Color{1, 0.85, 0.3, 0.9}
+	wireAlpha     = float32(0.6)
+)
+
+// drawMesh draws one mesh item shaded, with its edges when it is selected
+// or has the wireframe on.
+func (r *Renderer) drawMesh(it *drawlist.MeshItem) {
 	if it.Mesh == nil {
 		return
 	}
@@ -327,45 +340,24 @@ func (r *Renderer) drawMesh(it *drawlist.MeshItem, c drawlist.Color, flat bool) 
 		return
 	}
 	m := mat32(&it.Model)
-	gl.UniformMatrix4fv(r.mesh.loc("uModel"), 1, false, &m[0])
-	gl.Uniform4f(r.mesh.loc("uColor"), c[0], c[1], c[2], c[3])
-	if flat {
-		gl.Uniform1i(r.mesh.loc("uFlat"), 1)
-	} else {
-		gl.Uniform1i(r.mesh.loc("uFlat"), 0)
+	c := it.Color
+	p := &r.mesh
+	if it.Selected || it.Wireframe {
+		p = &r.wire
+	}
+	gl.UseProgram(p.id)
+	gl.UniformMatrix4fv(p.loc("uModel"), 1, false, &m[0])
+	gl.Uniform4f(p.loc("uColor"), c[0], c[1], c[2], c[3])
+	switch {
+	case it.Selected:
+		w := selectedColor
+		gl.Uniform4f(p.loc("uWireColor"), w[0], w[1], w[2], w[3])
+	case it.Wireframe:
+		// The object's own hue, darker.
+		gl.Uniform4f(p.loc("uWireColor"), c[0]*0.35, c[1]*0.35, c[2]*0.35, wireAlpha)
 	}
 	gl.BindVertexArray(g.vao)
 	gl.DrawElementsWithOffset(gl.TRIANGLES, g.count, gl.UNSIGNED_INT, 0)
-}
-
-// Wireframe and selection outlines drawn as polygon edges.
-var (
-	wireAlpha     = float32(0.45)
-	selectedColor = drawlist.Color{1, 0.85, 0.3, 0.8}
-)
-
-func (r *Renderer) drawWire(items []drawlist.MeshItem) {
-	gl.UseProgram(r.mesh.id)
-	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-	gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
-	gl.DepthMask(false)
-	for i := range items {
-		it := &items[i]
-		switch {
-		case it.Selected:
-			r.drawMesh(it, selectedColor, true)
-		case it.Wireframe:
-			// Lit like the surface, darker: a mesh too dense for its
-			// size on screen still reads as a shaded body.
-			c := it.Color
-			c[0], c[1], c[2], c[3] = c[0]*0.55, c[1]*0.55, c[2]*0.55, wireAlpha
-			r.drawMesh(it, c, false)
-		}
-	}
-	gl.DepthMask(true)
-	gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
-	gl.Disable(gl.BLEND)
 }
 
 // drawOverlays draws the lines and points with the given OnTop flag.
@@ -427,6 +419,7 @@ func (r *Renderer) Delete() {
 	gl.DeleteVertexArrays(1, &r.ptVAO)
 	gl.DeleteBuffers(1, &r.ptVBO)
 	gl.DeleteProgram(r.mesh.id)
+	gl.DeleteProgram(r.wire.id)
 	gl.DeleteProgram(r.line.id)
 	gl.DeleteProgram(r.point.id)
 }

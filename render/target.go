@@ -76,6 +76,19 @@ func (t *Target) Image() *image.NRGBA {
 	return img
 }
 
+// Present resolves the samples into the window's framebuffer (0) and
+// leaves it bound, for the UI to draw over. Rendering the scene into a
+// Target and presenting it is much faster on software rasterisers than a
+// multisampled window, and gives the window and the offscreen renderer the
+// same pipeline.
+func (t *Target) Present() {
+	w, h := int32(t.Width), int32(t.Height)
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, t.msFBO)
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, 0)
+	gl.BlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+}
+
 // Delete frees the framebuffers.
 func (t *Target) Delete() {
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)

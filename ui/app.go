@@ -68,6 +68,8 @@ type App struct {
 	Error string
 
 	Mesher MeshFunc
+	// WindowSize is the initial window size in screen units (0: 1280x800).
+	WindowSize [2]int
 	// ExitAfter > 0 closes the window after that many frames, handing the
 	// last one to Screenshot when set (scripted runs and tests).
 	ExitAfter  int

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
+	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
 	"github.com/sovviz/sovviz/render/drawlist"
@@ -14,6 +15,7 @@ import (
 // uiState is the part of the app state that only the built-in windows use.
 type uiState struct {
 	glVersion string
+	win       *glfw.Window // the interactive window while Run runs
 	quit      bool
 	frames    int
 	placed    [][4]float64 // label rectangles of this frame

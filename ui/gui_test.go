@@ -319,6 +319,7 @@ func TestWindowRuns(t *testing.T) {
 	needGL(t)
 	a := NewApp(scene.Default(), "")
 	a.ExitAfter = 6
+	a.WindowSize = [2]int{800, 500}
 	var shot *image.NRGBA
 	a.Screenshot = func(img *image.NRGBA) { shot = img }
 	a.Script = func(a *App, frame int) {
@@ -354,17 +355,24 @@ func TestWindowInput(t *testing.T) {
 	yaw0, dist0 := a.Camera.Yaw, a.Camera.Distance
 	var yaw1, dist1 float64
 	var viewAfterClick drawlist.View
-	a.ExitAfter = 40
+	a.ExitAfter = 26
+	a.WindowSize = [2]int{800, 500}
 	a.Script = func(a *App, frame int) {
 		io := imgui.CurrentIO()
 		ds := io.DisplaySize()
+		// Move the real pointer too: the GLFW backend polls it when the
+		// pointer is outside the window and would undo a queued position.
+		move := func(x, y float32) {
+			a.win.SetCursorPos(float64(x), float64(y))
+			io.AddMousePosEvent(x, y)
+		}
 		switch {
 		case frame == 1:
-			io.AddMousePosEvent(float32(ds.X)/2, float32(ds.Y)/2)
+			move(float32(ds.X)/2, float32(ds.Y)/2)
 		case frame == 2:
 			io.AddMouseButtonEvent(0, true)
 		case frame >= 3 && frame < 10:
-			io.AddMousePosEvent(float32(ds.X)/2+float32(frame-2)*15, float32(ds.Y)/2)
+			move(float32(ds.X)/2+float32(frame-2)*15, float32(ds.Y)/2)
 		case frame == 10:
 			io.AddMouseButtonEvent(0, false)
 		case frame == 12:
@@ -378,7 +386,7 @@ func TestWindowInput(t *testing.T) {
 			a.Camera.Orbit(0, 0) // back to perspective, same angles
 		case frame == 16:
 			// The cube's centre: window at (width-140, 8), padding 8, cube 116 wide.
-			io.AddMousePosEvent(float32(ds.X)-140+8+58, 8+8+58)
+			move(float32(ds.X)-140+8+58, 8+8+58)
 		case frame == 18:
 			io.AddMouseButtonEvent(0, true)
 		case frame == 20:

@@ -39,7 +39,10 @@ func openWindow(title string, w, h int, visible bool) (*glfw.Window, error) {
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
 	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-	glfw.WindowHint(glfw.Samples, 4)
+	// No multisampled window: the scene is drawn into a multisampled
+	// render.Target and resolved into the window (much faster on Mesa's
+	// software rasteriser than a multisampled default framebuffer).
+	glfw.WindowHint(glfw.Samples, 0)
 	glfw.WindowHint(glfw.ScaleToMonitor, glfw.True)
 	if visible {
 		glfw.WindowHint(glfw.Visible, glfw.True)
@@ -73,6 +76,9 @@ func releaseGLFW() {
 	}
 }
 
+// msaaSamples is the multisampling of the window's scene target.
+const msaaSamples = 4
+
 // imguiContext creates the Dear ImGui context with sovviz's style. The ini
 // file is disabled: the scene file, not ImGui, holds what is worth saving.
 func imguiContext() *imgui.Context {
@@ -94,11 +100,17 @@ func Run(a *App) error {
 	if a.Path != "" {
 		title = "sovviz — " + a.Path
 	}
-	win, err := openWindow(title, 1280, 800, true)
+	w, h := a.WindowSize[0], a.WindowSize[1]
+	if w <= 0 || h <= 0 {
+		w, h = 1280, 800
+	}
+	win, err := openWindow(title, w, h, true)
 	if err != nil {
 		return err
 	}
 	defer closeWindow(win)
+	a.win = win
+	defer func() { a.win = nil }()
 	prevCtx := imgui.CurrentContext()
 	if a.ExitAfter > 0 {
 		glfw.SwapInterval(0) // scripted run: no need to wait for the display
@@ -124,6 +136,12 @@ func Run(a *App) error {
 	defer implgl3.Shutdown()
 	a.glVersion = render.Version()
 
+	var target *render.Target
+	defer func() {
+		if target != nil {
+			target.Delete()
+		}
+	}()
 	last := time.Now()
 	for !win.ShouldClose() {
 		glfw.PollEvents()
@@ -147,8 +165,17 @@ func Run(a *App) error {
 		}
 		a.handleInput(scale)
 		a.Update()
-		gl0 := time.Now()
+		if target == nil || target.Width != fw || target.Height != fh {
+			if target != nil {
+				target.Delete()
+			}
+			if target, err = render.NewTarget(fw, fh, msaaSamples); err != nil {
+				return err
+			}
+		}
+		target.Bind()
 		r.Draw(&a.List, &a.Camera)
+		target.Present()
 		a.Stats.Triangles = r.Triangles
 		a.drawUI(scale, true)
 		imgui.Render()
@@ -158,7 +185,6 @@ func Run(a *App) error {
 			a.Screenshot(render.ReadFramebuffer(fw, fh))
 		}
 		win.SwapBuffers()
-		_ = gl0
 		if a.ExitAfter > 0 && a.frames >= a.ExitAfter {
 			a.quit = true
 		}

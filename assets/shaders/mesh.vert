@@ -4,12 +4,14 @@ layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
 uniform mat4 uModel;
 uniform mat4 uViewProj;
-out vec3 vNormal;
-out vec3 vWorld;
+out Surface {
+    vec3 normal;
+    vec3 world;
+} vs;
 void main() {
     vec4 w = uModel * vec4(aPos, 1.0);
-    vWorld = w.xyz;
+    vs.world = w.xyz;
     // Rigid transforms only: the rotation part maps normals too.
-    vNormal = mat3(uModel) * aNormal;
+    vs.normal = mat3(uModel) * aNormal;
     gl_Position = uViewProj * w;
 }

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/scene"
@@ -33,6 +34,9 @@ func runGUI(args []string, stdout, stderr io.Writer) int {
 	// last frame (ImGui windows included) and exit. Used for docs/img.
 	if shot := os.Getenv("SOVVIZ_SCREENSHOT"); shot != "" {
 		app.ExitAfter = 8
+		if n, err := strconv.Atoi(os.Getenv("SOVVIZ_FRAMES")); err == nil && n > 0 {
+			app.ExitAfter = n
+		}
 		if os.Getenv("SOVVIZ_PARAMSPACE") != "" {
 			app.Scene.Overlays.ParamPanel = true
 			app.Scene.Solver.Guess = contact.Quadtree
