@@ -52,7 +52,9 @@ func parseQueryLine(line []byte) (queryInput, error) {
 	fields, err := objectFields(line, "", []string{"id", "a", "b"})
 	if err != nil {
 		// Still echo the id when there is a readable one.
-		var probe struct{ ID json.RawMessage }
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
 		if json.Unmarshal(line, &probe) == nil && firstByte(probe.ID) == '"' {
 			in.hasID = json.Unmarshal(probe.ID, &in.id) == nil
 		}
