@@ -66,6 +66,8 @@ type App struct {
 	CameraFromScene bool
 	// Error is shown in a modal dialog until dismissed.
 	Error string
+	// History holds the undo/redo steps of scene edits (see BeginEdit).
+	History History
 
 	Mesher MeshFunc
 	// WindowSize is the initial window size in screen units (0: 1280x800).
@@ -118,6 +120,7 @@ func (a *App) SetScene(sc *scene.Scene, path string) {
 	a.Scene = sc
 	a.Path = path
 	a.Selected = -1
+	a.History.Clear()
 	a.meshes = nil
 	a.world = nil
 	a.Pairs = nil
