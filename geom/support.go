@@ -1,0 +1,279 @@
+package geom
+
+import "math"
+
+// The body is a stack of superellipse sections (math.md §1): at height
+// w = z/a3 the section has semi-axes a1·cx·r(w) and a2·cy·r(w), with
+// cx = 1 + tx·w, cy = 1 + ty·w and r(w) = (1 − |w|^(2/e2))^(e2/2). The
+// support of a section in the horizontal direction (mx, my) is r(w)·N(w),
+// N(w) = ‖(a1·cx·mx, a2·cy·my)‖_k with the dual exponent k = 2/(2 − e1).
+// So the support of the whole body in the direction m = (mx, my, mz) is the
+// one-dimensional maximum
+//
+//	h(m) = max over w in [−1, 1] of F(w) = r(w)·N(w) + a3·mz·w.
+//
+// In the zenith parameter p2 (w = spow(sin p2, e2), r = cos^e2 p2) the
+// stationarity condition F' = 0 reads spow(tan p2, 2 − e2) = ratio(p2),
+// ratio = (a3·mz + r·N_w)/N. Without taper N_w = 0 and this is the closed
+// form of math.md; with taper we solve ψ(τ) = τ − ratio(τ) = 0 for
+// τ = spow(tan p2, 2 − e2), where ratio varies slowly, so a safeguarded
+// secant iteration started from the untapered answer converges in a few
+// steps. ψ < 0 where F increases, so a root at which ψ turns from negative
+// to positive is a local maximum of F.
+
+// sectionNorm returns N(w) = (|al·cx|^k + |be·cy|^k)^(1/k) and dN/dw for
+// al, be >= 0 given by their logarithms (−Inf for zero).
+func sectionNorm(lal, lbe, tx, ty, k, w float64) (n, nw float64) {
+	cx, cy := 1+tx*w, 1+ty*w
+	ak := math.Exp(k * (lal + math.Log(cx)))
+	bk := math.Exp(k * (lbe + math.Log(cy)))
+	t := ak + bk
+	n = math.Exp(math.Log(t) / k)
+	nw = n * (ak*tx/cx + bk*ty/cy) / t
+	return
+}
+
+// supportProblem is F(w) = r(w)·N(w) + c·w for one direction.
+type supportProblem struct {
+	lal, lbe float64 // ln(a1·|mx|), ln(a2·|my|)
+	tx, ty   float64
+	c        float64 // a3·mz
+	e2, k    float64
+	beta     float64 // 2 − e2
+}
+
+// evalTau returns ψ(τ) and F at the point with parameter τ.
+func (p *supportProblem) evalTau(tau float64) (psi, f float64) {
+	t := spow(tau, 1/p.beta) // tan p2
+	c := 1 / math.Sqrt(1+t*t)
+	sn := t * c
+	if math.IsInf(t, 0) {
+		c, sn = 0, sgn(t)
+	}
+	return p.evalSC(tau, sn, c)
+}
+
+// evalSC evaluates ψ and F at sin p2 = sn, cos p2 = c (c >= 0).
+func (p *supportProblem) evalSC(tau, sn, c float64) (psi, f float64) {
+	w := spow(sn, p.e2)
+	r := math.Exp(p.e2 * math.Log(c)) // cos^e2 p2 (0 at the poles)
+	n, nw := sectionNorm(p.lal, p.lbe, p.tx, p.ty, p.k, w)
+	psi = tau - (p.c+r*nw)/n
+	f = r*n + p.c*w
+	return
+}
+
+// tauOfW returns τ = spow(tan p2, 2 − e2) and sin, cos p2 at height w.
+func (p *supportProblem) tauOfW(w float64) (tau, sn, c float64) {
+	sn = spow(w, 1/p.e2)
+	c = math.Sqrt((1 - sn) * (1 + sn))
+	if c == 0 {
+		return math.Copysign(math.Inf(1), sn), sn, 0
+	}
+	return spow(sn/c, p.beta), sn, c
+}
+
+// solve finds a root of ψ in the bracket lo < τ < hi, with ψ(lo) < 0 < ψ(hi),
+// from the start x0 (inside the bracket): secant steps, the first one a
+// fixed-point step τ ← ratio(τ) (exact without taper), and a bisection
+// whenever a step leaves the bracket or fails to shrink to half of the step
+// before the last (Brent's safeguard), so the worst case is bisection.
+func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
+	x := x0
+	fx, _ := p.evalTau(x)
+	if fx == 0 {
+		return x
+	}
+	if fx < 0 {
+		lo = x
+	} else {
+		hi = x
+	}
+	xp, fp := x, fx
+	step := -fx // fixed-point step: ψ' taken as 1
+	prevStep, prev2 := math.Inf(1), math.Inf(1)
+	for it := 0; it < 200; it++ {
+		xn := x + step
+		if !(xn > lo && xn < hi) || math.Abs(step) > 0.5*prev2 {
+			xn = 0.5 * (lo + hi)
+			step = xn - x
+		}
+		prev2, prevStep = prevStep, math.Abs(step)
+		xp, fp = x, fx
+		x = xn
+		fx, _ = p.evalTau(x)
+		supportEvals++
+		if fx == 0 {
+			return x
+		}
+		if fx < 0 {
+			lo = x
+		} else {
+			hi = x
+		}
+		tol := 1e-16 * math.Max(1, math.Abs(x))
+		if prevStep <= tol || hi-lo <= 2*tol {
+			return x
+		}
+		if fx != fp {
+			step = -fx * (x - xp) / (fx - fp)
+		} else {
+			step = math.Inf(1)
+		}
+		if math.Abs(step) <= tol {
+			return x + step
+		}
+	}
+	return x
+}
+
+var supportEvals int
+
+// knownConvex reports the tapered shapes whose profile is proven (math.md
+// §1, and TestConvexityTaperEqual) concave for every direction, so that F
+// has a single maximum: tx = ty with e2 <= 1.38.
+func (s *Superovoid) knownConvex() bool {
+	return s.Taper[0] == s.Taper[1] && s.Eps[1] <= 1.38
+}
+
+// Scan heights for the global maximum of F on shapes that may be
+// non-convex: clustered near the equator for the e2 < 1 dip, spread towards
+// the tips for pointy profiles.
+var (
+	scanDip   = [...]float64{-0.6, -0.3, -0.12, -0.04, -0.01, -0.002, 0, 0.002, 0.01, 0.04, 0.12, 0.3, 0.6}
+	scanPoint = [...]float64{-0.96, -0.88, -0.75, -0.6, -0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.75, 0.88, 0.96}
+)
+
+// PointWithNormal returns the local surface point whose outward normal is n
+// (any length), with its angle-centre parameters: the closed form of
+// math.md §1 for superellipsoids, a safeguarded one-dimensional root search
+// on the section stack for superovoids. For a non-convex shape several
+// points can share a normal; the one returned is the support point, the
+// maximiser of n·x over the body (its normal is n too). ok is false only
+// for a zero or non-finite n.
+func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
+	if !finite3(n) || (n[0] == 0 && n[1] == 0 && n[2] == 0) {
+		return Vec3{}, 0, 0, false
+	}
+	// Scale so that the largest component is 1: the logarithms below then
+	// never see subnormal or huge numbers.
+	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
+	n = n.Mul(1 / sc)
+	if n[0] == 0 && n[1] == 0 {
+		p2 = math.Copysign(math.Pi/2, n[2])
+		return s.Point(0, p2), 0, p2, true
+	}
+	e1, e2 := s.Eps[0], s.Eps[1]
+	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	p := supportProblem{
+		lal: math.Log(a1 * math.Abs(n[0])), lbe: math.Log(a2 * math.Abs(n[1])),
+		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
+		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
+	}
+	// ln N(0), N the section norm of the untapered section.
+	ln0 := logAddExp(p.k*p.lal, p.k*p.lbe) / p.k
+	var t float64 // tan p2 at the support point
+	if s.IsSuperellipsoid() {
+		// math.md §1 (the corrected thesis eq 9): spow(tan p2, 2−e2) = c/N.
+		if p.c != 0 {
+			t = math.Copysign(math.Exp((math.Log(math.Abs(p.c))-ln0)/p.beta), p.c)
+		}
+	} else {
+		// |ratio| <= |c|/min N + max|N_w/N| <= |c|/(N(0)/2) + 1 because
+		// the taper factors stay in [0.5, 1.5] on the body.
+		n0 := math.Exp(ln0)
+		bound := 2*math.Abs(p.c)/n0 + 2
+		var tau float64
+		if s.knownConvex() {
+			tau = p.solve(-bound, bound, p.c/n0)
+		} else {
+			tau = s.globalTau(&p, bound)
+		}
+		t = spow(tau, 1/p.beta)
+	}
+	x, p1, p2 = s.pointAt(&p, n, t)
+	return x, p1, p2, true
+}
+
+// pointAt returns the support point of the section at tan p2 = t for the
+// scaled direction n, computed from the dual-norm maximiser rather than
+// through the angles: near a sharp corner of a section (e1 near 2) or a tip
+// (e2 near 2) the angle rounds to its limit long before the point does.
+func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, p2 float64) {
+	c := 1 / math.Sqrt(1+t*t)
+	sn := t * c
+	if math.IsInf(t, 0) {
+		c, sn = 0, sgn(t)
+	}
+	p2 = math.Atan(t)
+	w := spow(sn, p.e2)
+	r := math.Exp(p.e2 * math.Log(c))
+	cx, cy := 1+p.tx*w, 1+p.ty*w
+	lu, lv := p.lal+math.Log(cx), p.lbe+math.Log(cy) // ln|cu|, ln|cv|
+	lnN := logAddExp(p.k*lu, p.k*lv) / p.k
+	u := math.Copysign(math.Exp((p.k-1)*(lu-lnN)), n[0])
+	v := math.Copysign(math.Exp((p.k-1)*(lv-lnN)), n[1])
+	d1 := 1 / (2 - s.Eps[0])
+	p1 = math.Atan2(math.Copysign(math.Exp(d1*(lv-lnN)), n[1]), math.Copysign(math.Exp(d1*(lu-lnN)), n[0]))
+	x = Vec3{s.A[0] * cx * r * u, s.A[1] * cy * r * v, s.A[2] * w}
+	return
+}
+
+// globalTau finds every local maximum of F bracketed by a scan of ψ at
+// fixed heights and returns the best one.
+func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
+	nodes := scanPoint[:]
+	if s.Eps[1] < 1 {
+		nodes = scanDip[:]
+	}
+	bestTau, bestF := 0.0, math.Inf(-1)
+	prevTau, prevPsi := -bound, -1.0
+	for i := 0; i <= len(nodes); i++ {
+		var tau, psi float64
+		if i == len(nodes) {
+			tau, psi = bound, 1
+		} else {
+			var sn, c float64
+			tau, sn, c = p.tauOfW(nodes[i])
+			if !(tau > -bound && tau < bound) {
+				continue // ψ's sign is known there: no root beyond the bound
+			}
+			psi, _ = p.evalSC(tau, sn, c)
+		}
+		if prevPsi < 0 && psi >= 0 {
+			x0 := 0.5 * (prevTau + tau)
+			if psi == 0 {
+				x0 = tau
+			}
+			r := p.solve(prevTau, tau, x0)
+			if _, f := p.evalTau(r); f > bestF {
+				bestTau, bestF = r, f
+			}
+		}
+		prevTau, prevPsi = tau, psi
+	}
+	return bestTau
+}
+
+// Support returns the support function h(n) = max over the body of n·x and
+// the maximiser x, both in the local frame (n need not be unit; h scales
+// with |n|). For a zero or non-finite n it returns h = 0 at the origin.
+func (s *Superovoid) Support(n Vec3) (h float64, x Vec3) {
+	x, _, _, ok := s.PointWithNormal(n)
+	if !ok {
+		return 0, Vec3{}
+	}
+	return n.Dot(x), x
+}
+
+// Support returns the support function of the body in the world direction
+// n and the world support point.
+func (b *Body) Support(n Vec3) (h float64, x Vec3) {
+	t := b.Pose.Transform()
+	_, xl := b.Shape.Support(t.InvDir(n))
+	x = t.Point(xl)
+	if !finite3(n) {
+		return 0, b.Pose.Position
+	}
+	return n.Dot(x), x
+}
