@@ -75,7 +75,7 @@ func (s *Superovoid) RaycastLocal(o, d Vec3) (t float64, hit bool) {
 	inside := fa < 0
 	// Walk the samples; keep the previous two to bracket minima of F.
 	tp, fp := t0, fa // previous sample
-	tpp, fpp := t0, math.Inf(1)
+	tpp, fpp := t0, math.Inf(1) // so that a minimum at t0 is bracketed
 	for i := 1; i <= raySteps; i++ {
 		ti := t0 + step*float64(i)
 		if i == raySteps {
@@ -88,7 +88,7 @@ func (s *Superovoid) RaycastLocal(o, d Vec3) (t float64, hit bool) {
 		// A minimum of F between tpp and ti that stays above zero at the
 		// samples: a grazing ray or a tip between samples. Find the
 		// minimum; if F goes negative there, the crossing lies before it.
-		if !inside && fp <= fpp && fp <= fi && !math.IsInf(fpp, 1) {
+		if !inside && fp <= fpp && fp <= fi {
 			if tm, fm := minimizeRay(f, tpp, ti); fm <= 0 {
 				if fm == 0 {
 					return tm, true
@@ -99,8 +99,16 @@ func (s *Superovoid) RaycastLocal(o, d Vec3) (t float64, hit bool) {
 		tpp, fpp = tp, fp
 		tp, fp = ti, fi
 	}
-	// The last interval cannot hold a minimum bracketed on both sides;
-	// the box was grown, so F is positive near its faces anyway.
+	// F still falling at the far end of the box (a tip touching the box
+	// face): the minimum lies in the last two intervals.
+	if !inside && fp < fpp {
+		if tm, fm := minimizeRay(f, tpp, tp); fm <= 0 {
+			if fm == 0 {
+				return tm, true
+			}
+			return bisectRay(f, tpp, tm, false, tol), true
+		}
+	}
 	return 0, false
 }
 
