@@ -74,7 +74,7 @@ func (s *Superovoid) RaycastLocal(o, d Vec3) (t float64, hit bool) {
 	}
 	inside := fa < 0
 	// Walk the samples; keep the previous two to bracket minima of F.
-	tp, fp := t0, fa // previous sample
+	tp, fp := t0, fa            // previous sample
 	tpp, fpp := t0, math.Inf(1) // so that a minimum at t0 is bracketed
 	for i := 1; i <= raySteps; i++ {
 		ti := t0 + step*float64(i)
