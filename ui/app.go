@@ -68,6 +68,8 @@ type App struct {
 	Error string
 	// History holds the undo/redo steps of scene edits (see BeginEdit).
 	History History
+	// Pads is the ε/T "Shape pads" window (one of Panels).
+	Pads *Pads
 
 	Mesher MeshFunc
 	// WindowSize is the initial window size in screen units (0: 1280x800).
@@ -96,6 +98,7 @@ type App struct {
 	nextMesh   uint64
 	autoMargin float64
 	uiState
+	editState
 }
 
 type meshEntry struct {
@@ -110,6 +113,10 @@ type meshEntry struct {
 // scene), with the scene's camera or, without one, framing the scene.
 func NewApp(sc *scene.Scene, path string) *App {
 	a := &App{Camera: drawlist.DefaultCamera(), Selected: -1, ShowOverlays: true, ShowStatus: true, Mesher: NewMesher()}
+	a.ShowOutliner, a.ShowInspector, a.ShowToolbar = true, true, true
+	a.Gizmo = DefaultGizmoSettings()
+	a.Pads = NewPads()
+	a.Panels = append(a.Panels, a.Pads)
 	a.SetScene(sc, path)
 	return a
 }
@@ -123,6 +130,9 @@ func (a *App) SetScene(sc *scene.Scene, path string) {
 	a.History.Clear()
 	a.meshes = nil
 	a.world = nil
+	a.cvx = nil
+	a.openEdit = ""
+	a.StructureChanged()
 	a.Pairs = nil
 	a.autoMargin = DefaultMargin(sc.Objects)
 	a.CameraFromScene = sc.Camera != nil
@@ -207,10 +217,13 @@ func (a *App) FrameSelection() {
 func (a *App) Update() {
 	objs := a.Scene.Objects
 	opt := a.Scene.Solver.Options()
-	if a.world == nil || a.world.Solver.Options() != opt || a.worldN != len(objs) {
-		// Pairs are keyed by index: a new object set starts cold.
+	if a.world == nil || a.world.Solver.Options() != opt || a.worldN != len(objs) ||
+		a.worldStructure != a.structure || a.worldScene != a.Scene {
+		// Pairs are keyed by index: a new object set (added, deleted,
+		// reordered objects, an undo that swapped the scene) starts cold.
 		a.world = contact.NewWorld(opt, a.Margin())
 		a.worldN = len(objs)
+		a.worldStructure, a.worldScene = a.structure, a.Scene
 	}
 	a.world.Margin = a.Margin()
 	if !a.Scene.Solver.WarmStart {
