@@ -42,6 +42,12 @@ func runGUI(args []string, stdout, stderr io.Writer) int {
 			app.Scene.Solver.Guess = contact.Quadtree
 			app.Scene.Overlays.Tangents = true
 		}
+		// SOVVIZ_SELECT=name selects that object (the shape pads edit it).
+		for i, o := range app.Scene.Objects {
+			if o.Name == os.Getenv("SOVVIZ_SELECT") {
+				app.Selected = i
+			}
+		}
 		app.Screenshot = func(img *image.NRGBA) {
 			var buf bytes.Buffer
 			err := png.Encode(&buf, img)
