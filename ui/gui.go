@@ -5,6 +5,7 @@ import (
 	"math"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
+	"github.com/AllenDang/cimgui-go/imguizmo"
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
@@ -29,32 +30,59 @@ func vec2(x, y float64) imgui.Vec2 { return imgui.NewVec2(float32(x), float32(y)
 
 // handleInput turns mouse and keys into camera moves (Blender/Polyscope
 // style): left drag orbits, right drag, middle drag or shift+left drag pans,
-// the wheel zooms; F frames the selection, keypad 1/3/7 (ctrl: opposite)
-// pick the axis views, 5 toggles perspective, X toggles x-ray.
+// the wheel zooms, a left click picks; F frames the selection, keypad 1/3/7
+// (ctrl: opposite) pick the axis views, 5 toggles perspective, X toggles
+// x-ray; the editing keys are editShortcuts'.
 // scale is framebuffer pixels per window unit (HiDPI).
 func (a *App) handleInput(scale float64) {
 	io := imgui.CurrentIO()
+	m := imgui.MousePos()
+	mx, my := float64(m.X), float64(m.Y)
+	// A left press belongs to the gizmo when it is under the mouse, to the
+	// viewport (orbit, or pick on release) when no window is, and to ImGui
+	// otherwise; the owner keeps the whole drag.
+	if imgui.IsMouseClickedBool(imgui.MouseButtonLeft) {
+		switch {
+		case io.WantCaptureMouse():
+			a.pressOwner = pressNone
+		case a.gizmoOver:
+			a.pressOwner = pressGizmo
+		default:
+			a.pressOwner = pressViewport
+		}
+		a.pressX, a.pressY = mx, my
+	}
 	if !io.WantCaptureMouse() {
 		d := io.MouseDelta()
 		dx, dy := float64(d.X)*scale, float64(d.Y)*scale
 		if math.IsNaN(dx) || math.Abs(dx) > 1e5 {
 			dx, dy = 0, 0 // no previous position yet
 		}
+		left := imgui.IsMouseDragging(imgui.MouseButtonLeft) && a.pressOwner == pressViewport
 		switch {
 		case imgui.IsMouseDragging(imgui.MouseButtonRight) || imgui.IsMouseDragging(imgui.MouseButtonMiddle) ||
-			(imgui.IsMouseDragging(imgui.MouseButtonLeft) && io.KeyShift()):
+			(left && io.KeyShift()):
 			a.Camera.Pan(dx, dy)
-		case imgui.IsMouseDragging(imgui.MouseButtonLeft):
+		case left:
 			a.Camera.Orbit(dx, dy)
 		}
 		if w := io.MouseWheel(); w != 0 {
 			a.Camera.Zoom(float64(w))
 		}
 	}
+	if imgui.IsMouseReleased(imgui.MouseButtonLeft) {
+		// A click without a drag picks the object under the mouse (the
+		// exact surface, not the mesh); empty space deselects.
+		if a.pressOwner == pressViewport && math.Hypot(mx-a.pressX, my-a.pressY) < float64(io.MouseDragThreshold()) {
+			a.Selected = a.Pick(mx*scale, my*scale)
+			a.scrollToSel = a.Selected >= 0
+		}
+		a.pressOwner = pressNone
+	}
 	if io.WantCaptureKeyboard() {
 		return
 	}
-	ctrl := io.KeyCtrl()
+	ctrl, shift := io.KeyCtrl(), io.KeyShift()
 	pressed := func(keys ...imgui.Key) bool {
 		for _, k := range keys {
 			if imgui.IsKeyPressedBool(k) {
@@ -62,6 +90,9 @@ func (a *App) handleInput(scale float64) {
 			}
 		}
 		return false
+	}
+	if a.editShortcuts(ctrl, shift, pressed) {
+		return
 	}
 	switch {
 	case pressed(imgui.KeyF):
@@ -78,8 +109,6 @@ func (a *App) handleInput(scale float64) {
 		a.Camera.Ortho = !a.Camera.Ortho
 	case pressed(imgui.KeyX):
 		a.Scene.Overlays.XRay = !a.Scene.Overlays.XRay
-	case ctrl && pressed(imgui.KeyQ):
-		a.quit = true
 	}
 }
 
@@ -99,20 +128,36 @@ func (a *App) drawUI(scale float64, interactive bool) {
 	if !interactive {
 		return
 	}
+	imguizmo.BeginFrame()
+	a.drawMenuBar()
 	a.drawViewCube()
 	if a.ShowStatus {
 		a.drawStatus()
 	}
+	if a.ShowOutliner {
+		a.drawOutliner()
+	}
+	if a.ShowInspector {
+		a.drawInspector()
+	}
 	if a.ShowOverlays {
 		a.drawOverlayWindow()
+	}
+	if a.ShowToolbar {
+		a.drawToolbar()
 	}
 	if a.Scene.Overlays.ParamPanel {
 		a.drawParamSpace()
 	}
+	a.drawGizmo()
 	for _, p := range a.Panels {
 		p.Draw(a)
 	}
+	a.drawFileDialog()
+	a.drawUnsavedPrompt()
 	a.drawError()
+	a.endEdits(imgui.IsAnyItemActive())
+	a.updateTitle()
 }
 
 // drawLabels writes the draw list's labels at their projected positions,
@@ -154,6 +199,12 @@ func overlapsAny(rs [][4]float64, r [4]float64) bool {
 	return false
 }
 
+// viewCubeCentre is where the view-cube's centre is drawn (window units).
+func (a *App) viewCubeCentre() (x, y float64) {
+	ds := imgui.CurrentIO().DisplaySize()
+	return float64(ds.X) - viewCubeW - 8 + 8 + (viewCubeW-16)/2, a.menuHeight() + 8 + 8 + viewCubeSize/2
+}
+
 // drawViewCube draws the view-cube in the top-right corner (thesis §4.2):
 // clicking a face picks that orthographic view; the buttons below pick the
 // hidden faces' views and the free perspective. An axis triad sits in the
@@ -161,16 +212,16 @@ func overlapsAny(rs [][4]float64, r [4]float64) bool {
 func (a *App) drawViewCube() {
 	io := imgui.CurrentIO()
 	ds := io.DisplaySize()
-	const w, h = 132, 170
-	imgui.SetNextWindowPosV(vec2(float64(ds.X)-w-8, 8), imgui.CondAlways, vec2(0, 0))
+	const w, h = viewCubeW, viewCubeH
+	imgui.SetNextWindowPosV(vec2(float64(ds.X)-w-8, a.menuHeight()+8), imgui.CondAlways, vec2(0, 0))
 	imgui.SetNextWindowSize(vec2(w, h))
 	imgui.SetNextWindowBgAlpha(0.25)
 	if imgui.BeginV("##viewcube", nil, imgui.WindowFlagsNoDecoration|imgui.WindowFlagsNoMove|imgui.WindowFlagsNoSavedSettings|imgui.WindowFlagsNoFocusOnAppearing|imgui.WindowFlagsNoNav) {
 		p := imgui.CursorScreenPos()
 		size := float64(w - 16)
-		cx, cy := float64(p.X)+size/2, float64(p.Y)+size/2
-		imgui.InvisibleButton("cube", vec2(size, size))
-		faces := drawlist.ViewCube(&a.Camera, cx, cy, size*0.28)
+		cx, cy := float64(p.X)+size/2, float64(p.Y)+viewCubeSize/2
+		imgui.InvisibleButton("cube", vec2(size, viewCubeSize))
+		faces := drawlist.ViewCube(&a.Camera, cx, cy, viewCubeSize*0.33)
 		if imgui.IsItemClicked() {
 			m := imgui.MousePos()
 			if v, ok := drawlist.PickCube(&faces, float64(m.X), float64(m.Y)); ok {
@@ -253,8 +304,11 @@ func (a *App) drawStatus() {
 
 // drawOverlayWindow holds the overlay switches and the solver settings.
 func (a *App) drawOverlayWindow() {
-	imgui.SetNextWindowPosV(vec2(10, 10), imgui.CondFirstUseEver, vec2(0, 0))
-	if imgui.BeginV("Overlays", &a.ShowOverlays, imgui.WindowFlagsAlwaysAutoResize) {
+	// Right of the outliner, collapsed at first: the left column holds the
+	// outliner and the inspector, the right one the view-cube and pads.
+	imgui.SetNextWindowPosV(vec2(leftX+leftW+panelMargin, a.menuHeight()+panelMargin), imgui.CondFirstUseEver, vec2(0, 0))
+	imgui.SetNextWindowCollapsedV(true, imgui.CondFirstUseEver)
+	if imgui.BeginV("Overlays and solver", &a.ShowOverlays, imgui.WindowFlagsAlwaysAutoResize) {
 		o := &a.Scene.Overlays
 		imgui.Checkbox("witness points", &o.Witness)
 		imgui.Checkbox("distance segment", &o.Segment)

@@ -356,7 +356,7 @@ func TestWindowInput(t *testing.T) {
 	var yaw1, dist1 float64
 	var viewAfterClick drawlist.View
 	a.ExitAfter = 26
-	a.WindowSize = [2]int{800, 500}
+	a.WindowSize = [2]int{1280, 800}
 	a.Script = func(a *App, frame int) {
 		io := imgui.CurrentIO()
 		ds := io.DisplaySize()
@@ -385,8 +385,8 @@ func TestWindowInput(t *testing.T) {
 			a.Camera.SetView(drawlist.Right)
 			a.Camera.Orbit(0, 0) // back to perspective, same angles
 		case frame == 16:
-			// The cube's centre: window at (width-140, 8), padding 8, cube 116 wide.
-			move(float32(ds.X)-140+8+58, 8+8+58)
+			cx, cy := a.viewCubeCentre()
+			move(float32(cx), float32(cy))
 		case frame == 18:
 			io.AddMouseButtonEvent(0, true)
 		case frame == 20:

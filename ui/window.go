@@ -96,10 +96,8 @@ func imguiContext() *imgui.Context {
 
 // Run opens the window and runs the visualizer until it is closed.
 func Run(a *App) error {
-	title := "sovviz — built-in scene"
-	if a.Path != "" {
-		title = "sovviz — " + a.Path
-	}
+	title := a.WindowTitle()
+	a.files.title = title
 	w, h := a.WindowSize[0], a.WindowSize[1]
 	if w <= 0 || h <= 0 {
 		w, h = 1280, 800
@@ -143,8 +141,17 @@ func Run(a *App) error {
 		}
 	}()
 	last := time.Now()
-	for !win.ShouldClose() {
+	a.quit = false
+	for !a.quit {
 		glfw.PollEvents()
+		if win.ShouldClose() {
+			// Closing the window asks about unsaved edits like Ctrl+Q.
+			win.SetShouldClose(false)
+			a.RequestQuit()
+			if a.quit {
+				break
+			}
+		}
 		fw, fh := win.GetFramebufferSize()
 		ww, _ := win.GetSize()
 		if fw == 0 || fh == 0 {
@@ -191,9 +198,6 @@ func Run(a *App) error {
 		now := time.Now()
 		a.Stats.Frame = now.Sub(last)
 		last = now
-		if a.quit {
-			win.SetShouldClose(true)
-		}
 	}
 	return nil
 }
