@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unsafe"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
 	"github.com/sovviz/sovviz/geom"
@@ -374,7 +375,8 @@ type Pads struct {
 	dragObj int
 	// maps are the pads' mappings of the last frame (tests read them to
 	// aim the mouse).
-	maps [2]padMap
+	maps                [2]padMap
+	titleFor, titleText string
 	// typed holds what the exact-entry fields hold while they are edited.
 	typed [2][2]float64
 	// cmapDone reports the convexity map complete (tests).
@@ -427,8 +429,8 @@ var (
 	convexText   = imgui.NewVec4(0.55, 0.85, 0.55, 1)
 	nonconvText  = imgui.NewVec4(0.98, 0.62, 0.25, 1)
 	padTickNames = [2][padCells]string{{"0.2", "0.6", "1", "1.4", "1.8"}, {"-.4", "-.2", "0", ".2", ".4"}}
+	padDiagName  = "tx = ty"
 	padAxisNames = [2][2]string{{"e1", "e2"}, {"tx", "ty"}}
-	padAxisLabel = [2]string{"e1/e2", "tx/ty"}
 	padFieldIDs  = [2][2]string{{"e1##pad", "e2##pad"}, {"tx##pad", "ty##pad"}}
 	padHair      = packColor(0.95, 0.22, 0.16, 0.45)
 )
@@ -443,12 +445,29 @@ func (p *Pads) Draw(a *App) {
 	imgui.SetNextWindowPosV(vec2(float64(ds.X)-padsWidth-8, padsTop), imgui.CondFirstUseEver, vec2(0, 0))
 	// Stop above the status line.
 	imgui.SetNextWindowSizeV(vec2(padsWidth, math.Max(200, float64(ds.Y)-padsTop-34)), imgui.CondFirstUseEver)
-	if !imgui.BeginV("Shape pads", &p.Open, imgui.WindowFlagsNoSavedSettings) {
+	if !imgui.BeginV(p.title(a), &p.Open, imgui.WindowFlagsNoSavedSettings) {
 		imgui.End()
 		return
 	}
 	p.drawContents(a)
 	imgui.End()
+}
+
+// title is the window title with the selected object's name; the ID after
+// ### stays the same so the window keeps its place.
+func (p *Pads) title(a *App) string {
+	name := ""
+	if o := selected(a); o != nil {
+		name = o.Name
+	}
+	if p.titleFor != name || p.titleText == "" {
+		p.titleFor = name
+		p.titleText = "Shape pads###Shape pads"
+		if name != "" {
+			p.titleText = "Shape pads: " + name + "###Shape pads"
+		}
+	}
+	return p.titleText
 }
 
 func (p *Pads) drawContents(a *App) {
@@ -467,15 +486,18 @@ func (p *Pads) drawContents(a *App) {
 		p.drag = noPad // the selection changed under the drag
 	}
 	p.prepare(a)
-	imgui.TextUnformatted(o.Name)
+	// Two pads share the height left after the headings, the entry fields
+	// and two lines of convexity report; the width bounds them too.
 	avail := imgui.ContentRegionAvail()
-	side := math.Min(float64(avail.X)-padMarginL-4, (float64(avail.Y)-padsReserved)/2-padMarginB)
+	line, field := float64(imgui.TextLineHeightWithSpacing()), float64(imgui.FrameHeightWithSpacing())
+	rest := 4*line + 2*field + 2*padMarginB + 8
+	side := math.Min(float64(avail.X)-padMarginL-4, (float64(avail.Y)-rest)/2)
 	side = math.Max(padMinSide, math.Min(padMaxSide, math.Floor(side)))
 
-	imgui.TextUnformatted("squareness: e1 across, e2 up")
+	p.heading("squareness: e1 across, e2 up")
 	p.pad(a, epsPad, side)
 	p.fields(a, epsPad)
-	imgui.TextUnformatted("taper: tx across, ty up")
+	p.heading("taper: tx across, ty up")
 	p.pad(a, taperPad, side)
 	p.fields(a, taperPad)
 
@@ -488,8 +510,24 @@ func (p *Pads) drawContents(a *App) {
 	imgui.TextUnformatted(p.cvx.text)
 	imgui.PopTextWrapPos()
 	imgui.PopStyleColor()
-	imgui.TextDisabled("drag on a pad (Ctrl snaps to 0.05); shaded taper cells: non-convex")
 }
+
+// heading writes a pad's title with a help marker.
+func (p *Pads) heading(text string) {
+	imgui.TextUnformatted(text)
+	imgui.SameLine()
+	imgui.TextDisabled("(?)")
+	if imgui.IsItemHovered() {
+		imgui.SetTooltip(padsHelp)
+	}
+}
+
+// padsHelp is the help marker's tooltip (no % signs: it is a format).
+const padsHelp = "Press anywhere on a pad to move the red cursor there and drag:\n" +
+	"the object changes live. Ctrl snaps to steps of 0.05. One drag is one undo step.\n" +
+	"Icons preview the shape at their grid position, turned like the object on screen.\n" +
+	"Taper pad: orange cells are non-convex for the current e1, e2\n" +
+	"(darker = larger hull gap); the dashed diagonal is tx = ty."
 
 // value returns the pad's two parameters of s.
 func padValue(k padKind, s geom.Superovoid) [2]float64 {
@@ -551,15 +589,6 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 		dl.AddLine(vec2(x0+f, y0), vec2(x0+f, y1), padGrid)
 		dl.AddLine(vec2(x0, y0+f), vec2(x1, y0+f), padGrid)
 	}
-	if k == taperPad {
-		// tx = ty: convex for e2 below about 1.38 (math.md §1).
-		const dashes = 14
-		for i := 0; i < dashes; i += 2 {
-			t0, t1 := float64(i)/dashes, float64(i+1)/dashes
-			dl.AddLineV(vec2(x0+t0*side, y1-t0*side), vec2(x0+t1*side, y1-t1*side), padDiag, 1.5)
-		}
-		dl.AddTextVec2(vec2(x1-44, y0+2), padDiag, "tx=ty")
-	}
 	// Icons.
 	set := &p.sets[k]
 	uv := imgui.FontTexUvWhitePixel()
@@ -571,6 +600,19 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 	for i := 0; i < padCells*padCells; i++ {
 		cx, cy := m.Pixel([2]float64{lattice(lo, hi, i%padCells), lattice(lo, hi, i/padCells)})
 		drawIcon(dl, set.icon(i), cx, cy, scale, uv)
+	}
+	if k == taperPad {
+		// tx = ty, over the icons: convex for e2 below about 1.38
+		// (math.md §1); off it with e2 < 1 there is a shallow dip.
+		const dashes = 19
+		for i := 0; i < dashes; i += 2 {
+			t0, t1 := float64(i)/dashes, float64(i+1)/dashes
+			dl.AddLineV(vec2(x0+t0*side, y1-t0*side), vec2(x0+t1*side, y1-t1*side), padDiag, 1.5)
+		}
+		ts := imgui.CalcTextSize(padDiagName)
+		lx, ly := x1-float64(ts.X)-3, y0+2
+		dl.AddRectFilled(vec2(lx-2, ly-1), vec2(lx+float64(ts.X)+2, ly+float64(ts.Y)+1), packColor(0, 0, 0, 0.6))
+		dl.AddTextVec2(vec2(lx, ly), padDiag, padDiagName)
 	}
 	// Cursor: a red live preview of the current shape, on the same scale.
 	cur := padValue(k, o.Shape)
@@ -599,7 +641,6 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 		dl.AddTextVec2(vec2(x0-5-float64(ts.X), ty-float64(ts.Y)/2), padTick, names[i])
 	}
 	axis := padAxisNames[k]
-	dl.AddTextVec2(vec2(x0-padMarginL+2, y1+2), padTick, padAxisLabel[k])
 	if active || hovered {
 		v := cur
 		if !active {
@@ -638,20 +679,43 @@ func (p *Pads) drawConvexMap(dl *imgui.DrawList, m padMap) {
 	}
 }
 
+// drawVert is ImGui's ImDrawVert (pos, uv, packed colour: 20 bytes).
+type drawVert struct {
+	pos, uv [2]float32
+	col     uint32
+}
+
 // drawIcon emits an icon's triangles (already back to front) into dl,
-// scaled by scale pixels per unit and centred at (cx, cy).
+// scaled by scale pixels per unit and centred at (cx, cy). A pad holds a
+// few thousand vertices; one cgo call per vertex (PrimVtx) cost several
+// milliseconds a frame, so the vertices are written straight into the
+// space PrimReserve made, as ImGui's own primitives do, and the write
+// pointers are advanced past them.
 func drawIcon(dl *imgui.DrawList, tris []iconTri, cx, cy, scale float64, uv imgui.Vec2) {
 	if len(tris) == 0 || !(scale > 0) {
 		return
 	}
-	n := int32(3 * len(tris))
-	dl.PrimReserve(n, n)
+	n := 3 * len(tris)
+	dl.PrimReserve(int32(n), int32(n))
+	vp := unsafe.Pointer(dl.VtxWritePtr().CData)
+	ip := unsafe.Pointer(dl.IdxWritePtr())
+	base := dl.VtxCurrentIdx() // after PrimReserve: it may start a new vertex offset
+	verts := unsafe.Slice((*drawVert)(vp), n)
+	idx := unsafe.Slice((*imgui.DrawIdx)(ip), n)
+	u := [2]float32{uv.X, uv.Y}
 	for i := range tris {
 		t := &tris[i]
 		for c := 0; c < 3; c++ {
-			dl.PrimVtx(vec2(cx+scale*t.P[c][0], cy+scale*t.P[c][1]), uv, t.C[c])
+			k := 3*i + c
+			verts[k] = drawVert{pos: [2]float32{float32(cx + scale*t.P[c][0]), float32(cy + scale*t.P[c][1])}, uv: u, col: t.C[c]}
+			idx[k] = imgui.DrawIdx(base + uint32(k))
 		}
 	}
+	var next imgui.DrawVert
+	*(*unsafe.Pointer)(unsafe.Pointer(&next.CData)) = unsafe.Add(vp, n*int(unsafe.Sizeof(drawVert{})))
+	dl.SetVtxWritePtr(&next)
+	dl.SetIdxWritePtr((*imgui.DrawIdx)(unsafe.Add(ip, n*int(unsafe.Sizeof(imgui.DrawIdx(0))))))
+	dl.SetVtxCurrentIdx(base + uint32(n))
 }
 
 // fields are the exact-entry fields under a pad. Typing does not touch
