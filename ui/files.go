@@ -342,15 +342,18 @@ func (a *App) drawUnsavedPrompt() {
 		}
 	}
 	imgui.SameLine()
+	a.rec("unsaved.save")
 	if imgui.Button("Discard") {
 		act := f.pending
 		done()
 		act()
 	}
+	a.rec("unsaved.discard")
 	imgui.SameLine()
 	if imgui.Button("Cancel") || imgui.IsKeyPressedBool(imgui.KeyEscape) {
 		done()
 	}
+	a.rec("unsaved.cancel")
 	imgui.EndPopup()
 }
 

@@ -98,7 +98,7 @@ func (a *App) drawInspector() {
 		imgui.End()
 		return
 	}
-	imgui.PushItemWidth(-112)
+	imgui.PushItemWidth(-100)
 	a.inspectName(i)
 	o := &a.Scene.Objects[i]
 	vis := o.Visible
@@ -194,8 +194,8 @@ func (a *App) inspectShape(i int) {
 	imgui.TextWrapped(escapeFmt(rep.Reason))
 	if !rep.Convex {
 		amax := math.Max(o.Shape.A[0], math.Max(o.Shape.A[1], o.Shape.A[2]))
-		imgui.TextUnformatted(fmt.Sprintf("hull gap %.4g (%.3g%% of the largest semi-axis)", rep.HullGap, 100*rep.HullGap/amax))
-		imgui.TextUnformatted(fmt.Sprintf("min. curvature %.4g at (%.3g, %.3g, %.3g)", rep.MinCurvature, rep.Where[0], rep.Where[1], rep.Where[2]))
+		imgui.TextWrapped(escapeFmt(fmt.Sprintf("hull gap %.4g = %.3g%% of the largest semi-axis", rep.HullGap, 100*rep.HullGap/amax)))
+		imgui.TextWrapped(escapeFmt(fmt.Sprintf("min. curvature %.4g, deepest at local (%.3g, %.3g, %.3g)", rep.MinCurvature, rep.Where[0], rep.Where[1], rep.Where[2])))
 		imgui.TextDisabled("contact answers are not certified global")
 	}
 }
@@ -221,7 +221,9 @@ func (a *App) inspectPose(i int) {
 	a.rec("inspector.euler")
 	a.setTooltip("Euler angles in degrees: about x, then y, then z (world axes), as in Blender")
 	q := [4]float64{p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2]}
-	if dragF64("quat w x y z", q[:], 0.002, -1, 1, "%.4f") {
+	imgui.TextUnformatted("quaternion w x y z")
+	imgui.SetNextItemWidth(-1)
+	if dragF64("##quat", q[:], 0.002, -1, 1, "%.5f") {
 		n := p
 		n.Orientation = geom.Quat{W: q[0], V: geom.Vec3{q[1], q[2], q[3]}}
 		a.SetPose(i, n, editKey("quat", i), "rotate "+o.Name)
