@@ -32,17 +32,16 @@ import (
 
 // Layout and lattice constants.
 const (
-	padCells     = 5   // icons per row and per column of a pad
-	iconAz       = 20  // azimuth cells of an icon's grid
-	iconZe       = 10  // zenith cells of an icon's grid
-	iconFill     = 0.9 // share of a lattice cell the largest icon spans
-	padsWidth    = 300 // window width at first use
-	padsTop      = 186 // below the view-cube
-	padMarginL   = 30  // room for the y tick labels
-	padMarginB   = 16  // room for the x tick labels
-	padMinSide   = 110
-	padMaxSide   = 420
-	padsReserved = 228 // height of the window's text and fields besides the pads
+	padCells   = 5   // icons per row and per column of a pad
+	iconAz     = 20  // azimuth cells of an icon's grid
+	iconZe     = 10  // zenith cells of an icon's grid
+	iconFill   = 0.9 // share of a lattice cell the largest icon spans
+	padsWidth  = 300 // window width at first use
+	padsTop    = 186 // below the view-cube
+	padMarginL = 30  // room for the y tick labels
+	padMarginB = 18  // room for the x tick labels
+	padMinSide = 110
+	padMaxSide = 420
 	// snapSteps per unit: Ctrl snaps to 0.05.
 	snapSteps = 20
 	// cmapN is the side of the taper pad's convexity map; cmapBudget the
@@ -487,10 +486,10 @@ func (p *Pads) drawContents(a *App) {
 	}
 	p.prepare(a)
 	// Two pads share the height left after the headings, the entry fields
-	// and two lines of convexity report; the width bounds them too.
+	// and three lines of convexity report; the width bounds them too.
 	avail := imgui.ContentRegionAvail()
 	line, field := float64(imgui.TextLineHeightWithSpacing()), float64(imgui.FrameHeightWithSpacing())
-	rest := 4*line + 2*field + 2*padMarginB + 8
+	rest := 5*line + 2*field + 2*padMarginB + 8
 	side := math.Min(float64(avail.X)-padMarginL-4, (float64(avail.Y)-rest)/2)
 	side = math.Max(padMinSide, math.Min(padMaxSide, math.Floor(side)))
 
@@ -635,8 +634,8 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 		tx, _ := m.Pixel([2]float64{v, 0})
 		_, ty := m.Pixel([2]float64{0, v})
 		ts := imgui.CalcTextSize(names[i])
-		dl.AddLine(vec2(tx, y1), vec2(tx, y1+3), padTick)
-		dl.AddTextVec2(vec2(tx-float64(ts.X)/2, y1+2), padTick, names[i])
+		dl.AddLine(vec2(tx, y1), vec2(tx, y1+2), padTick)
+		dl.AddTextVec2(vec2(tx-float64(ts.X)/2, y1+3), padTick, names[i])
 		dl.AddLine(vec2(x0-3, ty), vec2(x0, ty), padTick)
 		dl.AddTextVec2(vec2(x0-5-float64(ts.X), ty-float64(ts.Y)/2), padTick, names[i])
 	}
