@@ -368,14 +368,17 @@ type Pads struct {
 	cmap   convexMap
 	cvx    convexLine
 	label  [2]valueText
-	// drag is the pad being dragged (noPad when none) and dragObj the
-	// object it edits.
-	drag    padKind
-	dragObj int
+	// drag is the pad being dragged (noPad when none), dragObj the object
+	// it edits and dragScene the scene its undo step was recorded in.
+	drag      padKind
+	dragObj   int
+	dragScene *scene.Scene
 	// maps are the pads' mappings of the last frame (tests read them to
 	// aim the mouse).
-	maps                [2]padMap
+	maps [2]padMap
+	// Cached strings: the window title and the "select NAME" button.
 	titleFor, titleText string
+	pickFor, pickText   string
 	// typed holds what the exact-entry fields hold while they are edited.
 	typed [2][2]float64
 	// cmapDone reports the convexity map complete (tests).
@@ -476,8 +479,13 @@ func (p *Pads) drawContents(a *App) {
 		imgui.PushTextWrapPosV(0)
 		imgui.TextUnformatted("No object selected: click one in the viewport or the outliner to edit its squareness and tapers.")
 		imgui.PopTextWrapPos()
-		if len(a.Scene.Objects) > 0 && imgui.Button("select "+a.Scene.Objects[0].Name) {
-			a.Selected = 0
+		if len(a.Scene.Objects) > 0 {
+			if name := a.Scene.Objects[0].Name; p.pickFor != name || p.pickText == "" {
+				p.pickFor, p.pickText = name, "select "+name
+			}
+			if imgui.Button(p.pickText) {
+				a.Selected = 0
+			}
 		}
 		return
 	}
@@ -560,9 +568,15 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 	if imgui.IsItemActivated() {
 		// One undo step per drag: the scene as it was before it.
 		a.BeginEdit("shape of " + o.Name)
-		p.drag, p.dragObj = k, a.Selected
+		p.drag, p.dragObj, p.dragScene = k, a.Selected, a.Scene
 	}
 	active := imgui.IsItemActive() && p.drag == k
+	if active && p.dragScene != a.Scene {
+		// Undo (Ctrl+Z) swapped the scene under the drag: what follows
+		// is a new edit with its own step.
+		a.BeginEdit("shape of " + o.Name)
+		p.dragScene = a.Scene
+	}
 	if active {
 		mp := imgui.MousePos()
 		v := m.Clamp(m.Value(float64(mp.X), float64(mp.Y)), imgui.CurrentIO().KeyCtrl())

@@ -304,7 +304,6 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 	needGL(t)
 	a := NewApp(scene.Default(), "")
 	const sel, other = 1, 0 // pointy, 0.37 from tapered
-	a.Selected = sel
 	a.WindowSize = [2]int{1280, 800}
 	a.ExitAfter = 40
 	var shot *image.NRGBA
@@ -318,6 +317,8 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 		want                          [2]float64
 		live                          = map[[2]float64]bool{}
 		taperEnd                      [2]float64
+		undoMid, undoAfterTaper       int
+		shapeFinal                    geom.Superovoid
 	)
 	mesh := func() (uint64, []geom.Vec3) {
 		m := a.meshes[sel].mesh
@@ -338,6 +339,10 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 			return m.Pixel([2]float64{0.3 + s*(1.75-0.3), 0.3 + s*(1.6-0.3)})
 		}
 		switch {
+		case frame == 0:
+			a.Selected = -1 // the window says so and offers a button
+		case frame == 2:
+			a.Selected = sel
 		case frame == 3:
 			shape0 = a.Scene.Objects[sel].Shape
 			d0 = findPair(t, a, sel, other)
@@ -372,6 +377,12 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 		case frame == 20:
 			io.AddMouseButtonEvent(0, true)
 		case frame >= 21 && frame <= 24:
+			if frame == 22 {
+				// Ctrl+Z in the middle of the drag: the rest of the
+				// drag must still be undoable.
+				undoMid = len(a.History.undo)
+				a.Undo()
+			}
 			tm := a.Pads.maps[taperPad]
 			s := float64(frame-20) / 4
 			move(tm.Pixel([2]float64{-0.3 + s*0.63, 0.1 - s*0.31}))
@@ -380,6 +391,10 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 			io.AddKeyEvent(imgui.ModCtrl, false)
 		case frame == 27:
 			taperEnd = a.Scene.Objects[sel].Shape.Taper
+			undoAfterTaper = len(a.History.undo)
+			a.Undo()
+		case frame == 29:
+			shapeFinal = a.Scene.Objects[sel].Shape
 		}
 	}
 	var err error
@@ -426,6 +441,12 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 	}
 	if math.Abs(dUndone-d0) > 1e-8 {
 		t.Errorf("undo: contact distance %g, want %g", dUndone, d0)
+	}
+	if undoMid != undo0+1 || undoAfterTaper != undoMid {
+		t.Errorf("undo steps: %d before the taper drag, %d after Ctrl+Z and the rest of it; want %d, %d", undoMid, undoAfterTaper, undo0+1, undo0+1)
+	}
+	if shapeFinal != shape0 {
+		t.Errorf("undoing the rest of the taper drag gave %+v, want %+v", shapeFinal, shape0)
 	}
 	checkIconPixels(t, a, shot)
 	for i, v := range taperEnd {
