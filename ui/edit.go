@@ -236,7 +236,13 @@ func EulerXYZ(q geom.Quat) [3]float64 {
 		z = math.Atan2(-r(0, 1), r(1, 1))
 	}
 	const deg = 180 / math.Pi
-	return [3]float64{x * deg, y * deg, z * deg}
+	e := [3]float64{x * deg, y * deg, z * deg}
+	for k := range e {
+		if e[k] == 0 {
+			e[k] = 0 // no "-0.00" in the inspector
+		}
+	}
+	return e
 }
 
 // QuatFromEulerXYZ is the inverse of EulerXYZ: the unit quaternion of
@@ -270,13 +276,14 @@ func typicalSize(objs []scene.Object) float64 {
 	return s[len(s)/2]
 }
 
-// freeSpot returns a position near c, stepping along dir, where a sphere
-// of radius r does not meet the bounding sphere of any object (c itself
-// when it is free; the last candidate when nothing within 40 steps is).
+// freeSpot returns the position nearest to c, stepping along dir by r/2
+// either way, where a sphere of radius r does not meet the bounding sphere
+// of any object (c itself when it is free; the last candidate when nothing
+// within 100 r is).
 func freeSpot(objs []scene.Object, c, dir geom.Vec3, r float64) geom.Vec3 {
-	step := 2.2 * r
+	step := 0.5 * r
 	p := c
-	for k := 0; k < 81; k++ {
+	for k := 0; k < 401; k++ {
 		// 0, +1, -1, +2, -2, ... steps along dir
 		off := float64((k + 1) / 2)
 		if k%2 == 0 {

@@ -270,10 +270,11 @@ func (a *App) drawViewCube() {
 	}
 	imgui.End()
 
-	// Axis triad, bottom left.
+	// Axis triad, bottom left of the free viewport.
 	bg := imgui.BackgroundDrawList()
 	right, up, _ := a.Camera.Basis()
-	ox, oy := 46.0, float64(ds.Y)-70
+	// Right of the left column (outliner, inspector), above the status line.
+	ox, oy := leftX+leftW+panelMargin+40.0, float64(ds.Y)-70
 	for k, name := range []string{"x", "y", "z"} {
 		var e geom.Vec3
 		e[k] = 1
@@ -357,7 +358,9 @@ func (a *App) drawOverlayWindow() {
 // witness points' parameters.
 func (a *App) drawParamSpace() {
 	ds := imgui.CurrentIO().DisplaySize()
-	imgui.SetNextWindowPosV(vec2(float64(ds.X)-340, 186), imgui.CondFirstUseEver, vec2(0, 0))
+	// Bottom left of the viewport, right of the inspector: the right-hand
+	// column belongs to the shape pads.
+	imgui.SetNextWindowPosV(vec2(leftX+leftW+panelMargin, float64(ds.Y)-26-panelMargin), imgui.CondFirstUseEver, vec2(0, 1))
 	if imgui.BeginV("Parameter space", &a.Scene.Overlays.ParamPanel, imgui.WindowFlagsAlwaysAutoResize) {
 		if len(a.Pairs) == 0 {
 			imgui.TextUnformatted("no pair passes the broad phase")
