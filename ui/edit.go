@@ -43,6 +43,12 @@ type editState struct {
 	gizmoOver      bool // the gizmo was under the mouse (or in use) last frame
 	gizmoDrag      gizmoDrag
 
+	// The scene, overlay switches and solver settings at the start of the
+	// frame (recordSettingsEdits).
+	frameScene    *scene.Scene
+	frameOverlays scene.Overlays
+	frameSolver   scene.Solver
+
 	files  fileState
 	rename renameState
 	// scrollToSel scrolls the outliner to the selection (after a pick).

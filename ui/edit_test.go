@@ -482,3 +482,36 @@ func TestListDir(t *testing.T) {
 		t.Errorf("missing directory listed")
 	}
 }
+
+// Overlay switches and solver settings are saved with the scene, so their
+// changes are undo steps too (and mark the scene unsaved).
+func TestSettingsEditsAreUndoable(t *testing.T) {
+	a := NewApp(scene.Default(), "")
+	start := func() { a.frameScene, a.frameOverlays, a.frameSolver = a.Scene, a.Scene.Overlays, a.Scene.Solver }
+	x0, tol0 := a.Scene.Overlays.XRay, a.Scene.Solver.Tol
+	start()
+	a.Scene.Overlays.XRay = !x0
+	a.recordSettingsEdits()
+	a.endEdits(false)
+	start()
+	a.Scene.Solver.Tol = 1e-6
+	a.recordSettingsEdits()
+	a.endEdits(false)
+	if len(a.History.undo) != 2 || a.History.UndoLabel() != "solver settings" || !a.History.Dirty() {
+		t.Fatalf("%d steps, last %q, dirty %v", len(a.History.undo), a.History.UndoLabel(), a.History.Dirty())
+	}
+	a.Undo()
+	a.Undo()
+	if a.Scene.Overlays.XRay != x0 || a.Scene.Solver.Tol != tol0 || a.History.Dirty() {
+		t.Errorf("undo: x-ray %v tol %g dirty %v", a.Scene.Overlays.XRay, a.Scene.Solver.Tol, a.History.Dirty())
+	}
+	// A swapped scene (an undo during the frame) is not an edit.
+	start()
+	a.Undo()
+	a.Redo()
+	n := len(a.History.undo)
+	a.recordSettingsEdits()
+	if len(a.History.undo) != n {
+		t.Errorf("scene swap recorded as a settings edit")
+	}
+}

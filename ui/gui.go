@@ -35,6 +35,7 @@ func vec2(x, y float64) imgui.Vec2 { return imgui.NewVec2(float32(x), float32(y)
 // x-ray; the editing keys are editShortcuts'.
 // scale is framebuffer pixels per window unit (HiDPI).
 func (a *App) handleInput(scale float64) {
+	a.frameScene, a.frameOverlays, a.frameSolver = a.Scene, a.Scene.Overlays, a.Scene.Solver
 	io := imgui.CurrentIO()
 	m := imgui.MousePos()
 	mx, my := float64(m.X), float64(m.Y)
@@ -156,8 +157,30 @@ func (a *App) drawUI(scale float64, interactive bool) {
 	a.drawFileDialog()
 	a.drawUnsavedPrompt()
 	a.drawError()
+	a.recordSettingsEdits()
 	a.endEdits(imgui.IsAnyItemActive())
 	a.updateTitle()
+}
+
+// recordSettingsEdits makes the overlay switches and solver settings,
+// which the overlays window, the View menu and the X key change in place
+// and which are saved with the scene, undo steps like any other edit: the
+// values of the frame's start are put back for the snapshot, then the new
+// ones again.
+func (a *App) recordSettingsEdits() {
+	if a.frameScene != a.Scene {
+		return // a scene was loaded or an undo swapped it this frame
+	}
+	if ov := a.Scene.Overlays; ov != a.frameOverlays {
+		a.Scene.Overlays = a.frameOverlays
+		a.beginEditOnce("overlays", "overlay switches")
+		a.Scene.Overlays = ov
+	}
+	if sv := a.Scene.Solver; sv != a.frameSolver {
+		a.Scene.Solver = a.frameSolver
+		a.beginEditOnce("solver", "solver settings")
+		a.Scene.Solver = sv
+	}
 }
 
 // drawLabels writes the draw list's labels at their projected positions,
