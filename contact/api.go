@@ -150,9 +150,12 @@ type Result struct {
 	Status              Status
 	Iterations          int // Newton iterations over all starts
 	Starts              int // initial iterates tried (1 unless recovering)
-	// Certified is true when the answer is proven to be the global one: both
-	// shapes convex and the pair separated (the KKT conditions are then
-	// sufficient), or overlapping with the MTD verified over all directions.
+	// Certified is true when the answer is proven to be the global one: a
+	// separated pair of convex shapes (the KKT conditions are then
+	// sufficient), or a separated pair with a non-convex shape whose
+	// distance equals the gap between the exact support planes along its
+	// normal (so no pair of the bodies can be closer). Overlapping answers
+	// are never certified.
 	Certified bool
 	// NonConvex flags a and b (bit 0: a, bit 1: b) that are not convex; their
 	// measures are in HullGapA/B (largest gap between body and convex hull).

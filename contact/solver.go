@@ -15,6 +15,10 @@ type Solver struct {
 	sys    system
 	trial  system
 	shapes shapeCache
+	// octs caches the octrees of the octree guess; octStack is its
+	// branch-and-bound stack.
+	octs     map[octKey]*geom.Octree
+	octStack [octStackMax][2]int32
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -111,13 +115,16 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
 		x0 := sv.startFromLocal(m, &pr, prev)
 		c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-		if c.valid && c.converged {
+		// A warm answer on a non-convex pair stands only when the hull
+		// certificate proves it global; otherwise the body may have moved a
+		// dent closer, so search afresh.
+		if c.valid && c.converged && (convex || !c.separated || sv.hullCertified(&pr, &c)) {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
 			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
 			res.UsedGuess = prev.UsedGuess
-			sv.finish(&pr, &c, convex && c.separated, &res)
+			sv.finish(&pr, &c, c.separated, &res)
 			return res
 		}
 	}
@@ -131,7 +138,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-	if c.valid && c.converged && c.separated && convex {
+	if c.valid && c.converged && c.separated && (convex || sv.hullCertified(&pr, &c)) {
 		sv.finish(&pr, &c, true, &res)
 		return res
 	}
@@ -145,7 +152,17 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// scheme is robust on box-like shapes where the parametrisation is
 		// singular, the parametric ones on pointy tips where the implicit
 		// normal turns abruptly.
+		lp, lq := sv.localsOf(m, &pr, x0)
 		for _, m2 := range fallbackOrder[m] {
+			// The cold guess's seed first: the multi-start's support seeds
+			// sit on the convex hull and can miss a closest pair in a dent.
+			if c := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), &res, sv.opt.MaxIter); better(&c, &best) {
+				best = c
+			}
+			if best.valid && best.converged && best.separated {
+				res.Fallback = true
+				break
+			}
 			sv.multiStart(m2, &pr, &best, &res, vec{}, sv.opt.MaxIter)
 			if best.valid && best.converged {
 				res.Fallback = true
@@ -171,8 +188,31 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, convex && best.separated, &res)
+	sv.finish(&pr, &best, best.separated && (convex || sv.hullCertified(&pr, &best)), &res)
 	return res
+}
+
+// certTol is the slack of the hull certificate, in length units: the
+// project's accuracy promise for distances.
+const certTol = 1e-9
+
+// hullCertified proves that a separated pair of bodies that are not both
+// convex is the true closest pair. For any unit n, gap(n) = −h_a(n) −
+// h_b(−n) (exact support functions) is at most the distance between the
+// convex hulls, which is at most the distance between the bodies, which is
+// at most the distance of any pair found. So when the gap along the pair's
+// own normal equals its distance (to certTol) the pair is the global
+// minimum. It fails, honestly, when the closest points lie in a dent that
+// the hull bridges over.
+func (sv *Solver) hullCertified(pr *pair, c *candidate) bool {
+	if !c.valid || !c.separated {
+		return false
+	}
+	n := c.nP
+	_, la := pr.a.Support(pr.ta.InvDir(n))
+	_, lb := pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
+	gap := n.Dot(pr.tb.Point(lb).Sub(pr.ta.Point(la)))
+	return gap >= c.sd-certTol
 }
 
 // better reports whether candidate c is a better answer than cur: any
@@ -250,6 +290,15 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		c.separated = true
 		c.sd = dist
 	} else {
+		// Overlapping candidate: the bodies must really overlap, so one
+		// witness point lies inside the other body. Without this check a
+		// common-normal pair across a separated non-convex pair (P on the
+		// far side of a) would pass for a deep overlap.
+		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
+		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
+		if !(ok1 && fa <= 1e-9) && !(ok2 && fb <= 1e-9) {
+			return c
+		}
 		c.sd = -dist
 	}
 	c.valid = true
@@ -314,6 +363,14 @@ func (sv *Solver) startFromLocal(m Method, pr *pair, prev *Result) [6]float64 {
 	}
 	pp, pq := prev.ParamsP, prev.ParamsQ
 	return [6]float64{pp[0], pp[1], pq[0], pq[1]}
+}
+
+// localsOf returns the local points that the unknowns x of scheme m stand for.
+func (sv *Solver) localsOf(m Method, pr *pair, x [6]float64) (lp, lq vec) {
+	if m == Implicit {
+		return vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}
+	}
+	return pr.a.Point(x[0], x[1]), pr.b.Point(x[2], x[3])
 }
 
 // startFromPoints builds unknowns from local points near the surfaces.

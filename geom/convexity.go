@@ -30,6 +30,7 @@ type ConvexityReport struct {
 const (
 	reasonUntapered = "convex: untapered superellipsoid"
 	reasonConvex    = "convex: every section support is concave in z"
+	reasonEqual     = "convex: equal tapers with e2 <= 1.38 (math.md §1)"
 	reasonCavePlus  = "tapered profile caves in on the +z side (tx = ty, e2 > 1.38)"
 	reasonCaveMinus = "tapered profile caves in on the -z side (tx = ty, e2 > 1.38)"
 	reasonDip       = "tx != ty with e2 < 1: shallow dip near the equator in diagonal directions"
@@ -182,6 +183,16 @@ func (s *Superovoid) Convexity() ConvexityReport {
 	if s.IsSuperellipsoid() {
 		return ConvexityReport{Convex: true, Reason: reasonUntapered}
 	}
+	if s.knownConvex() {
+		// TestConvexitySweeps checks this family with the full scan.
+		return ConvexityReport{Convex: true, Reason: reasonEqual}
+	}
+	return s.convexityScan()
+}
+
+// convexityScan is Convexity without the shortcuts for the families known
+// to be convex.
+func (s *Superovoid) convexityScan() ConvexityReport {
 	c := cvxShape{s: s, k: 2 / (2 - s.Eps[0]), la1: math.Log(s.A[0]), la2: math.Log(s.A[1])}
 	var cg, fg cvxHeights
 	cg.n = cvxW

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sovviz/sovviz/contact"
@@ -425,8 +426,9 @@ func finiteResult(r *contact.Result) bool {
 	return ok
 }
 
-// nonConvexWarning says which shapes of a pair are not convex, why, and what
-// that means for the answer (math.md §1); "" for a convex pair.
+// nonConvexWarning says which shapes of a pair are not convex, why, how far
+// from convex, and whether the answer could still be proven global (the
+// support-plane certificate of docs/contact.md); "" for a convex pair.
 func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	if r.NonConvex == 0 {
 		return ""
@@ -438,29 +440,39 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	if r.NonConvex&2 != 0 {
 		parts = append(parts, "b "+convexityReason(b, r.HullGapB))
 	}
-	msg := parts[0]
-	if len(parts) == 2 {
-		msg += "; " + parts[1]
+	msg := strings.Join(parts, "; ")
+	switch {
+	case r.Certified:
+		return msg + "; still certified: the distance equals the gap between the exact support planes along the normal, " +
+			"so no pair of the bodies is closer"
+	case r.Distance > 0:
+		return msg + "; not certified: the common-normal conditions cannot prove a pair on a non-convex body global, and " +
+			"the closest pair lies where the convex hull bridges over the body; this is the best pair found from several starts"
+	default:
+		return msg + "; not certified: overlapping answers are never certified, and on a non-convex body the " +
+			"common-normal conditions cannot prove the translation distance minimal; this is the best pair found from several starts"
 	}
-	return msg + "; the common-normal conditions cannot certify a pair on a non-convex body: " +
-		"this is the best pair found from several starts"
 }
 
-// convexityReason explains why s is not (known to be) convex, with the gap
-// between the body and its convex hull when the solver measured it.
+// convexityReason explains why s is not convex (geom's analysis, math.md §1),
+// with the largest gap between the body and its convex hull when measured.
 func convexityReason(s *geom.Superovoid, hullGap float64) string {
 	tx, ty, e2 := s.Taper[0], s.Taper[1], s.Eps[1]
+	rep := s.Convexity()
 	var why string
 	switch {
+	case rep.Convex:
+		why = fmt.Sprintf("is within %g of convex (tapers tx = %s, ty = %s, e2 = %s)",
+			geom.ConvexityTol, formatFloat(tx), formatFloat(ty), formatFloat(e2))
 	case tx != ty && e2 < 1:
 		why = fmt.Sprintf("is not convex: tapers tx = %s != ty = %s with e2 = %s < 1 leave a dip near the equator",
 			formatFloat(tx), formatFloat(ty), formatFloat(e2))
-	case tx == ty && tx != 0 && e2 >= 1.39:
-		why = fmt.Sprintf("is not convex: taper %s on a pointy profile (e2 = %s >= 1.39) caves one side in",
+	case tx == ty:
+		why = fmt.Sprintf("is not convex: taper %s on a pointy profile (e2 = %s > 1.38) caves one side in",
 			formatFloat(tx), formatFloat(e2))
 	default:
-		why = fmt.Sprintf("is not proven convex (tapers tx = %s, ty = %s, e2 = %s)",
-			formatFloat(tx), formatFloat(ty), formatFloat(e2))
+		why = fmt.Sprintf("is not convex: %s (tapers tx = %s, ty = %s, e2 = %s)",
+			rep.Reason, formatFloat(tx), formatFloat(ty), formatFloat(e2))
 	}
 	if hullGap > 0 {
 		why += fmt.Sprintf(", up to %.3g from its convex hull", hullGap)

@@ -84,8 +84,8 @@ func TestConvexityWarningWording(t *testing.T) {
 			[]string{"is not convex", "tx = 0.4 != ty = -0.4", "e2 = 0.5 < 1", "dip near the equator", "0.002 from its convex hull"}},
 		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.5}, Taper: [2]float64{0.5, 0.5}}, 0,
 			[]string{"is not convex", "taper 0.5 on a pointy profile", "caves one side in"}},
-		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.2}, Taper: [2]float64{0.3, -0.1}}, 0,
-			[]string{"not proven convex", "tx = 0.3, ty = -0.1, e2 = 1.2"}},
+		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1.3, 1.5}, Taper: [2]float64{0.47, 0.16}}, 0,
+			[]string{"is not convex", "bends outwards", "tx = 0.47, ty = 0.16, e2 = 1.5"}},
 	} {
 		got := convexityReason(&c.s, c.gap)
 		for _, w := range c.want {
@@ -100,13 +100,26 @@ func TestConvexityWarningWording(t *testing.T) {
 	sa := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.5}, Taper: [2]float64{0.4, -0.4}}
 	sb := geom.Sphere(1)
 	for nc, want := range map[uint8][]string{0: nil, 1: {"a is"}, 2: {"b is"}, 3: {"a is", "; b is"}} {
-		w := nonConvexWarning(&contact.Result{NonConvex: nc}, &sa, &sb)
-		if (w == "") != (want == nil) {
-			t.Errorf("NonConvex %d: warning %q", nc, w)
-		}
-		for _, s := range want {
-			if !strings.Contains(w, s) || !strings.Contains(w, "certify") {
-				t.Errorf("NonConvex %d: warning %q lacks %q or the reason the certificate fails", nc, w, s)
+		for _, r := range []contact.Result{
+			{NonConvex: nc, Distance: 0.1, Certified: true},
+			{NonConvex: nc, Distance: 0.1},
+			{NonConvex: nc, Distance: -0.1},
+		} {
+			w := nonConvexWarning(&r, &sa, &sb)
+			if (w == "") != (want == nil) {
+				t.Errorf("NonConvex %d: warning %q", nc, w)
+			}
+			if want == nil {
+				continue
+			}
+			verdict := "not certified"
+			if r.Certified {
+				verdict = "still certified"
+			}
+			for _, s := range append(want, verdict, "certif") {
+				if !strings.Contains(w, s) {
+					t.Errorf("NonConvex %d certified %v: warning %q lacks %q", nc, r.Certified, w, s)
+				}
 			}
 		}
 	}
