@@ -44,6 +44,7 @@ type Grid struct {
 	az, ze []curveSample
 	cum    []float64 // cumulative weights of a table
 	ds     []float64 // arc length per table interval (scratch)
+	dm     []float64 // longest arc length per table interval (scratch)
 	dt     []float64 // turning per table interval (scratch)
 }
 
@@ -131,8 +132,9 @@ func unitPoint(phi, p float64) curveSample {
 }
 
 // table fills g.cum over n intervals from weights of arc length and turning
-// (g.ds, g.dt) and returns the largest spacing per unit of normalised weight:
-// the longest edge is that divided by the number of samples.
+// (g.ds, g.dt) and returns the largest spacing per unit of normalised weight
+// of the longest curve the table stands for (g.dm): the longest edge is that
+// divided by the number of samples.
 func (g *Grid) table(n int) float64 {
 	S, T := 0.0, 0.0
 	for i := 0; i < n; i++ {
@@ -148,7 +150,7 @@ func (g *Grid) table(n int) float64 {
 		w0 += w
 		g.cum = append(g.cum, w0)
 		if w > 0 {
-			spread = math.Max(spread, g.ds[i]/w)
+			spread = math.Max(spread, g.dm[i]/w)
 		}
 	}
 	return spread
@@ -179,8 +181,9 @@ func (g *Grid) scratch(n int) {
 	if cap(g.ds) < n {
 		g.ds = make([]float64, n)
 		g.dt = make([]float64, n)
+		g.dm = make([]float64, n)
 	}
-	g.ds, g.dt = g.ds[:n], g.dt[:n]
+	g.ds, g.dt, g.dm = g.ds[:n], g.dt[:n], g.dm[:n]
 }
 
 // sectionTable tabulates a quarter of the equator section (x ≥ 0, y ≥ 0,
@@ -196,6 +199,7 @@ func (g *Grid) sectionTable(s *geom.Superovoid) float64 {
 		q := unitPoint(math.Pi/2*float64(i)/tableN, p)
 		n := math.Atan2(q.sd/a2, q.cd/a1)
 		g.ds[i-1] = math.Hypot(a1*(q.c-prev.c), a2*(q.s-prev.s))
+		g.dm[i-1] = g.ds[i-1]
 		g.dt[i-1] = math.Abs(n - pn)
 		prev, pn = q, n
 	}
@@ -255,7 +259,10 @@ func (g *Grid) profileTable(s *geom.Superovoid) float64 {
 		q := unitPoint(-math.Pi/2+math.Pi*float64(i)/n, p)
 		x, z, nx := mer(q, a1, tx)
 		y, _, ny := mer(q, a2, ty)
-		g.ds[i-1] = 0.5 * (math.Hypot(x-px, z-pz) + math.Hypot(y-py, z-pz))
+		lx, ly := math.Hypot(x-px, z-pz), math.Hypot(y-py, z-pz)
+		g.ds[i-1] = 0.5 * (lx + ly)
+		// The xz meridian of a shape long in x is longer than the average.
+		g.dm[i-1] = math.Max(lx, ly)
 		g.dt[i-1] = 0.5 * (math.Abs(nx-pnx) + math.Abs(ny-pny))
 		px, pz, pnx, py, pny = x, z, nx, y, ny
 	}

@@ -49,8 +49,12 @@ type Marcher struct {
 	mesh Mesh
 	s    geom.Superovoid
 	opt  MarchOptions
-	h    float64   // target edge
-	size []float64 // per-vertex target edge (adaptive)
+	h    float64 // target edge
+	// expect overestimates the vertex count (bounding-box area over the
+	// area of a triangle); a front that grows far beyond it is running
+	// away (folding over itself) and is stopped early.
+	expect int
+	size   []float64 // per-vertex target edge (adaptive)
 
 	// Front nodes. A mesh vertex may have several nodes after splits.
 	vert       []int32
@@ -143,6 +147,7 @@ func (mt *Marcher) reset() {
 	if mt.opt.Adaptive {
 		nv = int(area/(0.5*mt.h*hmin)) + 64
 	}
+	mt.expect = nv
 	n := 1024
 	for n < 2*nv && n < 1<<24 {
 		n *= 2
@@ -380,9 +385,9 @@ func (mt *Marcher) seed() error {
 
 // march runs the front until every loop has closed.
 func (mt *Marcher) march() error {
-	limit := 64*len(mt.head) + 1000
+	limit := 8*mt.expect + 1000
 	for steps := 0; ; steps++ {
-		if steps > limit {
+		if steps > limit || len(mt.mesh.Positions) > 4*mt.expect {
 			return ErrNoClose
 		}
 		it, ok := mt.pop()
