@@ -196,7 +196,11 @@ func (a *App) inspectShape(i int) {
 		amax := math.Max(o.Shape.A[0], math.Max(o.Shape.A[1], o.Shape.A[2]))
 		imgui.TextWrapped(escapeFmt(fmt.Sprintf("hull gap %.4g = %.3g%% of the largest semi-axis", rep.HullGap, 100*rep.HullGap/amax)))
 		imgui.TextWrapped(escapeFmt(fmt.Sprintf("min. curvature %.4g, deepest at local (%.3g, %.3g, %.3g)", rep.MinCurvature, rep.Where[0], rep.Where[1], rep.Where[2])))
-		imgui.TextDisabled("contact answers are not certified global")
+		// A separated pair is still certified when the support planes along
+		// its normal prove it (docs/contact.md); the pair labels say which.
+		imgui.PushTextWrapPos()
+		imgui.TextDisabled("its distances are certified only where the support planes prove them; pair labels say \"not certified\" otherwise")
+		imgui.PopTextWrapPos()
 	}
 }
 

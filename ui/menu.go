@@ -61,6 +61,9 @@ func (a *App) drawMenuBar() {
 		imgui.MenuItemBoolPtr("Outliner", "", &a.ShowOutliner)
 		imgui.MenuItemBoolPtr("Inspector", "", &a.ShowInspector)
 		imgui.MenuItemBoolPtr("Overlays and solver", "", &a.ShowOverlays)
+		if a.Pads != nil {
+			imgui.MenuItemBoolPtr("Shape pads", "", &a.Pads.Open)
+		}
 		imgui.MenuItemBoolPtr("Gizmo toolbar", "", &a.ShowToolbar)
 		imgui.MenuItemBoolPtr("Parameter space", "", &a.Scene.Overlays.ParamPanel)
 		imgui.MenuItemBoolPtr("Status line", "", &a.ShowStatus)

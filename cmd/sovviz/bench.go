@@ -463,8 +463,9 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 		p("| %s | %s | %s | %s | %s | %.3g | %d |\n", schemeName(run.method, ba.guess), pct(count(run.converged), n),
 			pct(count(run.certified), n), pct(count(run.nonConvex), n), pct(count(run.fallback), n), maxD, bad)
 	}
-	p("\nCertified: the answer is proven global (both shapes convex and the pair separated). Overlapping answers and\n")
-	p("pairs with a non-convex shape are never marked certified; see docs/contact.md.\n")
+	p("\nCertified: the answer is proven global: a separated pair of convex shapes, or a separated pair with a non-convex\n")
+	p("shape whose distance equals the gap between the exact support planes along its normal. Overlapping answers are\n")
+	p("never marked certified; see docs/contact.md.\n")
 
 	if ba.warmSteps > 0 {
 		p("\n## Warm start — %d steps per pair\n\n", ba.warmSteps)
