@@ -26,6 +26,7 @@ type World struct {
 	// queried. A pair within the margin is reported even when separated.
 	Margin float64
 	boxes  []geom.AABB
+	local  []localBox
 	order  []int
 	cache  map[PairKey]Result
 	out    []PairResult
@@ -46,11 +47,26 @@ func (w *World) Candidates(bodies []geom.Body) []PairKey {
 	return keys
 }
 
+// localBox caches a body's tight local box: finding it takes a search
+// (~30 µs for a tapered shape), and shapes rarely change between frames.
+type localBox struct {
+	shape geom.Superovoid
+	box   geom.AABB
+	ok    bool
+}
+
 func (w *World) prepare(bodies []geom.Body) {
 	w.boxes = w.boxes[:0]
 	w.order = w.order[:0]
+	for len(w.local) < len(bodies) {
+		w.local = append(w.local, localBox{})
+	}
 	for i := range bodies {
-		w.boxes = append(w.boxes, bodies[i].WorldAABB().Expand(w.Margin/2))
+		lb := &w.local[i]
+		if !lb.ok || lb.shape != bodies[i].Shape {
+			lb.shape, lb.box, lb.ok = bodies[i].Shape, bodies[i].Shape.LocalAABB(), true
+		}
+		w.boxes = append(w.boxes, bodies[i].WorldAABBOf(lb.box).Expand(w.Margin/2))
 		w.order = append(w.order, i)
 	}
 	slices.SortFunc(w.order, func(a, b int) int { return cmp.Compare(w.boxes[a].Min[0], w.boxes[b].Min[0]) })

@@ -221,6 +221,14 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 		bodies[i] = geom.Body{Shape: geom.Sphere(0.2 + 0.3*r.Float64()), Pose: geom.Pose{Position: geom.Vec3{4 * r.Float64(), 4 * r.Float64(), 4 * r.Float64()}, Orientation: randQuat(r)}}
 	}
 	w := NewWorld(DefaultOptions(), 0.3)
+	// The world caches each body's local box: run it once on other shapes
+	// first, so a stale box would show below.
+	other := make([]geom.Body, len(bodies))
+	for i := range other {
+		other[i] = bodies[i]
+		other[i].Shape = geom.Superovoid{A: [3]float64{0.05, 0.05, 0.05}, Eps: [2]float64{1, 1}}
+	}
+	w.Update(other)
 	got := map[PairKey]bool{}
 	for _, k := range w.Candidates(bodies) {
 		got[k] = true

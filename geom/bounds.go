@@ -82,7 +82,12 @@ func (s *Superovoid) BoundingRadius() float64 {
 // WorldAABB returns an axis-aligned box containing the body in world
 // coordinates (the rotated local box, so not tight for rotated bodies).
 func (b *Body) WorldAABB() AABB {
-	lb := b.Shape.LocalAABB()
+	return b.WorldAABBOf(b.Shape.LocalAABB())
+}
+
+// WorldAABBOf is WorldAABB given the shape's local box lb (centred on the
+// origin, as LocalAABB returns it), for callers that cache local boxes.
+func (b *Body) WorldAABBOf(lb AABB) AABB {
 	R := b.Pose.Rotation()
 	c := b.Pose.Position
 	h := lb.Max
