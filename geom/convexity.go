@@ -354,16 +354,11 @@ func (c *cvxShape) exactBridgeGap(theta, lo, wa0, wk, wb0, hi, h float64) (gap, 
 		fa, fb = phi(wa), phi(wb)
 	}
 	s = (fb - fa) / (a3 * (wb - wa))
-	if debugBridge != nil {
-		debugBridge(theta, lo, wa0, wk, wb0, hi, wa, wb, s, fa)
-	}
 	norm := math.Sqrt(1 + s*s)
 	depth := func(w float64) float64 { return (fa + s*a3*(w-wa) - phi(w)) / norm }
 	wAt, gap = goldenMax(depth, math.Max(wa, wk-2*h), math.Min(wb, wk+2*h), 50)
 	return gap, wAt
 }
-
-var debugBridge func(theta, lo, wa0, wk, wb0, hi, wa, wb, s, fa float64)
 
 // bridge returns the hull vertices on either side of profile point k.
 func bridge(z, phi []float64, hull []int, k int) (int, int) {

@@ -102,7 +102,6 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 		xp, fp = x, fx
 		x = xn
 		fx, _ = p.evalTau(x)
-		supportEvals++
 		if fx == 0 {
 			return x
 		}
@@ -127,7 +126,6 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 	return x
 }
 
-var supportEvals int
 
 // knownConvex reports the tapered shapes whose profile is proven (math.md
 // §1, and TestConvexityTaperEqual) concave for every direction, so that F
