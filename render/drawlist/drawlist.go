@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/sovviz/sovviz/geom"
+	"github.com/sovviz/sovviz/tessellate"
 )
 
 // Color is a linear RGBA colour with components in [0, 1].
@@ -144,29 +145,11 @@ func (d *DrawList) Text(i int) string {
 	return unsafe.String(&d.text[l.start], l.end-l.start)
 }
 
-// AddBox appends the 12 edges of a box given in a local frame.
+// AddBox appends the 12 edges of a box given in a local frame (the edges
+// from package tessellate, which draws geom's octree cells).
 func (d *DrawList) AddBox(box geom.AABB, t *geom.Transform, c Color, width float32, onTop bool) {
-	var corner [8]geom.Vec3
-	for i := range 8 {
-		p := box.Min
-		if i&1 != 0 {
-			p[0] = box.Max[0]
-		}
-		if i&2 != 0 {
-			p[1] = box.Max[1]
-		}
-		if i&4 != 0 {
-			p[2] = box.Max[2]
-		}
-		corner[i] = t.Point(p)
-	}
-	for i := range 8 {
-		for k := 0; k < 3; k++ {
-			j := i | 1<<k
-			if j != i {
-				d.AddLine(corner[i], corner[j], c, width, onTop)
-			}
-		}
+	for _, e := range tessellate.BoxEdges(box) {
+		d.AddLine(t.Point(e[0]), t.Point(e[1]), c, width, onTop)
 	}
 }
 
