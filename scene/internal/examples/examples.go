@@ -26,6 +26,7 @@ func All() []Example {
 		{"battery-sample.json", BatterySample(BatterySeed, BatteryPairs)},
 		{"icub-hand.json", Hand()},
 		{"molars.json", Molars()},
+		{"meshers.json", Meshers()},
 	}
 }
 
