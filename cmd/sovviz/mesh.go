@@ -234,7 +234,7 @@ func buildMesh(ma *meshArgs) (*tessellate.Mesh, string, error) {
 		var mt tessellate.Marcher
 		m, err := mt.Build(s, opt)
 		if errors.Is(err, tessellate.ErrNoClose) {
-			return nil, "", fmt.Errorf("%w (the creases of this shape are too sharp for edge %g: try a shorter -edge, -adaptive or -method grid)", err, edge)
+			return nil, "", fmt.Errorf("%w (a crease of this shape is tighter than edge %.4g; -method grid meshes it)", err, edge)
 		}
 		if err != nil {
 			return nil, "", err
