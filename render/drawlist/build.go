@@ -311,8 +311,9 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
 	}
 }
 
-// seeds adds the centres of the chosen quadtree cells as points on the
-// surface, coarse (large, yellow) to fine (small, red).
+// seeds adds the chosen quadtree cells: their outlines on the surface and
+// their centres as points, coarse (large, yellow) to fine (small, red), as
+// the thesis's Fig. 3.6 draws them.
 func seeds(d *DrawList, b *geom.Body, cells []geom.ParamCell) {
 	t := b.Pose.Transform()
 	n := len(cells)
@@ -320,6 +321,11 @@ func seeds(d *DrawList, b *geom.Body, cells []geom.ParamCell) {
 		p1, p2 := cells[k].Center()
 		p := t.Point(b.Shape.Point(p1, p2))
 		size := float32(10 - 5*float64(k)/math.Max(1, float64(n-1)))
+		d.AddCellCurve(b, cells[k], seedCurveSamples, SeedColor(k, n), 1.5, true)
 		d.AddPoint(p, SeedColor(k, n), size, true)
 	}
 }
+
+// seedCurveSamples is the number of samples per cell edge of a seed outline:
+// enough for the coarse cells, which span a quarter of the surface.
+const seedCurveSamples = 12

@@ -133,6 +133,28 @@ func TestBuildPairOverlays(t *testing.T) {
 				if _, n := countColor(&d, SeedColor(k, levels)); n != 2 {
 					t.Errorf("level %d: %d seed points, want 2", k, n)
 				}
+				// Cell outlines: a closed curve of 4 edges per shape, on
+				// the surface, around the cell centre's point.
+				if n, _ := countColor(&d, SeedColor(k, levels)); n != 2*4*seedCurveSamples {
+					t.Errorf("level %d: %d outline segments, want %d", k, n, 2*4*seedCurveSamples)
+				}
+			}
+			for _, l := range d.Lines {
+				for k := 0; k < levels; k++ {
+					if l.Color != SeedColor(k, levels) {
+						continue
+					}
+					on := false
+					for i := range f.Objects {
+						b := &f.Objects[i].Body
+						ra, oka := b.Shape.Residual(b.Pose.ToLocal(l.A))
+						rb, okb := b.Shape.Residual(b.Pose.ToLocal(l.B))
+						on = on || (oka && okb && math.Abs(ra) < 1e-9 && math.Abs(rb) < 1e-9)
+					}
+					if !on {
+						t.Fatalf("seed outline segment %v-%v is not on a surface", l.A, l.B)
+					}
+				}
 			}
 			if len(d.Labels) != 1 {
 				t.Fatalf("labels: %d", len(d.Labels))

@@ -90,6 +90,7 @@ type DrawList struct {
 	Points []Point
 	Labels []Label
 	text   []byte
+	curve  []geom.Vec3 // scratch for AddCellCurve
 }
 
 // Reset empties the list, keeping its storage.
@@ -150,6 +151,18 @@ func (d *DrawList) Text(i int) string {
 func (d *DrawList) AddBox(box geom.AABB, t *geom.Transform, c Color, width float32, onTop bool) {
 	for _, e := range tessellate.BoxEdges(box) {
 		d.AddLine(t.Point(e[0]), t.Point(e[1]), c, width, onTop)
+	}
+}
+
+// AddCellCurve appends the outline of a parameter-space cell drawn on the
+// body's surface (tessellate.AppendCellCurve, n samples per cell edge) as a
+// closed polyline.
+func (d *DrawList) AddCellCurve(b *geom.Body, cell geom.ParamCell, n int, c Color, width float32, onTop bool) {
+	d.curve = tessellate.AppendCellCurve(d.curve[:0], &b.Shape, cell, n)
+	t := b.Pose.Transform()
+	for i := range d.curve {
+		j := (i + 1) % len(d.curve)
+		d.AddLine(t.Point(d.curve[i]), t.Point(d.curve[j]), c, width, onTop)
 	}
 }
 
