@@ -48,22 +48,8 @@ func (s *Superovoid) maxExtent(a, t float64) float64 {
 			best, bw = v, w
 		}
 	}
-	lo, hi := math.Max(-1, bw-2.0/n), math.Min(1, bw+2.0/n)
-	const g = 0.6180339887498949
-	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-	f1, f2 := f(x1), f(x2)
-	for i := 0; i < 60; i++ {
-		if f1 < f2 {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + g*(hi-lo)
-			f2 = f(x2)
-		} else {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - g*(hi-lo)
-			f1 = f(x1)
-		}
-	}
-	return math.Max(best, math.Max(f1, f2))
+	_, fg := goldenMax(f, math.Max(-1, bw-2.0/n), math.Min(1, bw+2.0/n), 60)
+	return math.Max(best, fg)
 }
 
 // BoundingRadius returns the radius of a sphere about the local origin that

@@ -84,21 +84,7 @@ type profileScratch struct {
 // For a point inside a convex polygon the distance to its boundary is the
 // smallest distance to the lines of its edges.
 func profileGap(z, phi []float64, hull []int) (gap float64, at int) {
-	n := len(z)
-	h := 0
-	for i := 0; i < n; i++ {
-		for h >= 2 {
-			o, a := hull[h-2], hull[h-1]
-			// remove a unless it lies strictly right of the chord o→i
-			if (phi[i]-phi[o])*(z[a]-z[o])-(phi[a]-phi[o])*(z[i]-z[o]) >= 0 {
-				h--
-				continue
-			}
-			break
-		}
-		hull[h] = i
-		h++
-	}
+	h := upperHull(z, phi, hull)
 	at = -1
 	for e := 0; e+1 < h; e++ {
 		i0, i1 := hull[e], hull[e+1]
@@ -131,6 +117,27 @@ func profileGap(z, phi []float64, hull []int) (gap float64, at int) {
 		}
 	}
 	return gap, at
+}
+
+// upperHull writes into hull the indices of the upper concave hull of the
+// profile points (phi[i], z[i]), z increasing (a monotone chain), and
+// returns its length.
+func upperHull(z, phi []float64, hull []int) int {
+	h := 0
+	for i := range z {
+		for h >= 2 {
+			o, a := hull[h-2], hull[h-1]
+			// remove a unless it lies strictly right of the chord o→i
+			if (phi[i]-phi[o])*(z[a]-z[o])-(phi[a]-phi[o])*(z[i]-z[o]) >= 0 {
+				h--
+				continue
+			}
+			break
+		}
+		hull[h] = i
+		h++
+	}
+	return h
 }
 
 // cvxShape caches the direction-independent parts of the profile.
@@ -364,26 +371,13 @@ func (c *cvxShape) exactBridgeGap(theta, lo, wa0, wk, wb0, hi, h float64) (gap, 
 func bridge(z, phi []float64, hull []int, k int) (int, int) {
 	// profileGap left the hull in hull[:h]; its length is not kept, so
 	// recompute the chain (cheap) and search it.
-	n := len(z)
-	h := 0
-	for i := 0; i < n; i++ {
-		for h >= 2 {
-			o, a := hull[h-2], hull[h-1]
-			if (phi[i]-phi[o])*(z[a]-z[o])-(phi[a]-phi[o])*(z[i]-z[o]) >= 0 {
-				h--
-				continue
-			}
-			break
-		}
-		hull[h] = i
-		h++
-	}
+	h := upperHull(z, phi, hull)
 	for e := 0; e+1 < h; e++ {
 		if hull[e] < k && k < hull[e+1] {
 			return hull[e], hull[e+1]
 		}
 	}
-	return max(k-1, 0), min(k+1, n-1)
+	return max(k-1, 0), min(k+1, len(z)-1)
 }
 
 // profileR is r(w) = (1 − |w|^(2/e2))^(e2/2), the relative section size.

@@ -83,30 +83,33 @@ func (a *App) Edit(label string, fn func(sc *scene.Scene)) {
 
 // Undo reverts the last edit; it reports false when there is none.
 func (a *App) Undo() bool {
-	h := &a.History
-	if len(h.undo) == 0 {
+	if !a.step(&a.History.undo, &a.History.redo) {
 		return false
 	}
-	s := h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	h.redo = append(h.redo, snapshot{label: s.label, scene: a.Scene.Clone(), selected: a.Selected})
-	a.restore(s)
-	h.dirty--
+	a.History.dirty--
 	return true
 }
 
 // Redo applies the last undone edit again; it reports false when there is
 // none.
 func (a *App) Redo() bool {
-	h := &a.History
-	if len(h.redo) == 0 {
+	if !a.step(&a.History.redo, &a.History.undo) {
 		return false
 	}
-	s := h.redo[len(h.redo)-1]
-	h.redo = h.redo[:len(h.redo)-1]
-	h.undo = append(h.undo, snapshot{label: s.label, scene: a.Scene.Clone(), selected: a.Selected})
+	a.History.dirty++
+	return true
+}
+
+// step restores the newest snapshot of from, after pushing the current
+// state onto to under the same label.
+func (a *App) step(from, to *[]snapshot) bool {
+	if len(*from) == 0 {
+		return false
+	}
+	s := (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
+	*to = append(*to, snapshot{label: s.label, scene: a.Scene.Clone(), selected: a.Selected})
 	a.restore(s)
-	h.dirty++
 	return true
 }
 
