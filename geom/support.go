@@ -126,7 +126,6 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 	return x
 }
 
-
 // knownConvex reports the tapered shapes whose profile is proven (math.md
 // §1, and TestConvexityTaperEqual) concave for every direction, so that F
 // has a single maximum: tx = ty with e2 <= 1.38.
