@@ -127,7 +127,7 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 }
 
 // knownConvex reports the tapered shapes whose profile is proven (math.md
-// §1, and TestConvexityTaperEqual) concave for every direction, so that F
+// §1, and TestConvexitySweeps) concave for every direction, so that F
 // has a single maximum: tx = ty with e2 <= 1.38.
 func (s *Superovoid) knownConvex() bool {
 	return s.Taper[0] == s.Taper[1] && s.Eps[1] <= 1.38
