@@ -161,6 +161,9 @@ type Result struct {
 	// measures are in HullGapA/B (largest gap between body and convex hull).
 	NonConvex          uint8
 	HullGapA, HullGapB float64
+	// ReasonA/B say why each shape is (not) convex, in geom's words
+	// (geom.ConvexityReport.Reason).
+	ReasonA, ReasonB string
 	// Local solution, reusable as a warm start. ParamsP/Q are the angle-centre
 	// parameters, filled when a parametric scheme produced the answer (use
 	// geom.Superovoid.Params on LocalP/Q otherwise).

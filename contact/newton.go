@@ -14,6 +14,8 @@ func charLength(pr *pair) float64 {
 
 func minAxis(s *geom.Superovoid) float64 { return math.Min(s.A[0], math.Min(s.A[1], s.A[2])) }
 
+func maxAxis(s *geom.Superovoid) float64 { return math.Max(s.A[0], math.Max(s.A[1], s.A[2])) }
+
 func merit(phi *[6]float64, n int, invL float64) float64 {
 	m := phi[0]*phi[0] + phi[1]*phi[1] + (phi[2]*phi[2]+phi[3]*phi[3])*invL*invL
 	for i := 4; i < n; i++ {

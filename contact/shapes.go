@@ -6,6 +6,7 @@ import "github.com/sovviz/sovviz/geom"
 type shapeInfo struct {
 	convex  bool
 	hullGap float64
+	reason  string // geom's ConvexityReport.Reason (a constant: no allocation)
 }
 
 // shapeCache memoises per-shape analysis. It is bounded so that a stream of
@@ -21,7 +22,7 @@ func newShapeCache() shapeCache { return shapeCache{m: make(map[geom.Superovoid]
 func (c *shapeCache) info(s *geom.Superovoid) shapeInfo {
 	if s.IsSuperellipsoid() {
 		// Untapered shapes are always convex (math.md §1): no lookup.
-		return shapeInfo{convex: true}
+		return analyse(s)
 	}
 	if c.m == nil {
 		c.m = make(map[geom.Superovoid]shapeInfo)
@@ -45,5 +46,5 @@ func (c *shapeCache) pairConvex(pr *pair) bool {
 // §1). It costs up to ~150 µs for a tapered shape, hence the cache.
 func analyse(s *geom.Superovoid) shapeInfo {
 	r := s.Convexity()
-	return shapeInfo{convex: r.Convex, hullGap: r.HullGap}
+	return shapeInfo{convex: r.Convex, hullGap: r.HullGap, reason: r.Reason}
 }

@@ -102,6 +102,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
+	res.ReasonA, res.ReasonB = ia.reason, ib.reason
 	if !ia.convex {
 		res.NonConvex |= 1
 		res.HullGapA = ia.hullGap
@@ -193,8 +194,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 }
 
 // certTol is the slack of the hull certificate, in length units: the
-// project's accuracy promise for distances.
-const certTol = 1e-9
+// project's accuracy promise for distances. Far from the origin the
+// rounding of world coordinates (certRel of their size) can exceed it.
+const (
+	certTol = 1e-9
+	certRel = 1e-14
+)
 
 // hullCertified proves that a separated pair of bodies that are not both
 // convex is the true closest pair. For any unit n, gap(n) = −h_a(n) −
@@ -209,10 +214,19 @@ func (sv *Solver) hullCertified(pr *pair, c *candidate) bool {
 		return false
 	}
 	n := c.nP
-	_, la := pr.a.Support(pr.ta.InvDir(n))
-	_, lb := pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
-	gap := n.Dot(pr.tb.Point(lb).Sub(pr.ta.Point(la)))
-	return gap >= c.sd-certTol
+	// On a convex shape the witness point, whose normal is ±n, is already
+	// its support point: only non-convex shapes need the global search.
+	la, lb := c.lp, c.lq
+	if !sv.shapes.info(pr.a).convex {
+		_, la = pr.a.Support(pr.ta.InvDir(n))
+	}
+	if !sv.shapes.info(pr.b).convex {
+		_, lb = pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
+	}
+	P, Q := pr.ta.Point(la), pr.tb.Point(lb)
+	gap := n.Dot(Q.Sub(P))
+	tol := math.Max(certTol, certRel*(P.Len()+Q.Len()))
+	return gap >= c.sd-tol
 }
 
 // better reports whether candidate c is a better answer than cur: any
@@ -305,8 +319,25 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	return c
 }
 
+// snapTiny zeroes the components of v below tiny in magnitude. geom
+// floors |u| at 1e-150 to keep logarithms finite on the coordinate planes,
+// which leaves ±1e-150-sized residues in points and normals that are
+// exactly zero; nothing below 1e-30 of the body's size is meaningful.
+func snapTiny(v vec, tiny float64) vec {
+	for i := range v {
+		if math.Abs(v[i]) < tiny {
+			v[i] = 0
+		}
+	}
+	return v
+}
+
 // finish writes a chosen candidate into the result.
 func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
+	c.lp = snapTiny(c.lp, 1e-30*maxAxis(pr.a))
+	c.lq = snapTiny(c.lq, 1e-30*maxAxis(pr.b))
+	c.P, c.Q = pr.ta.Point(c.lp), pr.tb.Point(c.lq)
+	c.nP, c.nQ = snapTiny(c.nP, 1e-30), snapTiny(c.nQ, 1e-30)
 	res.Distance = c.sd
 	res.P, res.Q = c.P, c.Q
 	res.Normal, res.NormalQ = c.nP, c.nQ

@@ -178,7 +178,7 @@ func (g *cvxHeights) fill(s *Superovoid) {
 // from convex (math.md §1). The body is a stack of convex sections, so it
 // is convex exactly when, for every horizontal direction d, the section
 // support φ_d(w) = r(w)·N_d(w) is concave in the height w. Convexity scans
-// 17 directions × 91 heights, takes the upper concave hull of each profile
+// 13 directions × 91 heights, takes the upper concave hull of each profile
 // in the (ρ, z) plane and the largest distance of a profile point from the
 // hull boundary, then refines the worst bridge with 65 heights and a
 // golden-section search over the direction. HullGap is that distance at
@@ -254,10 +254,10 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 			f1, _ = gapAt(x1)
 		}
 	}
-	bestTh := 0.5 * (a + b)
+	bestTh, bestF := 0.5*(a+b), math.Max(f1, f2)
 	for _, th := range [...]float64{0, math.Pi / 2, th0} {
-		if g, _ := gapAt(th); g > f1 && g > f2 && g > bestGap {
-			bestTh = th
+		if g, _ := gapAt(th); g > bestF && g > bestGap {
+			bestTh, bestF = th, g
 		}
 	}
 	gap, at := gapAt(bestTh)

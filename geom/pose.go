@@ -25,6 +25,9 @@ func (p Pose) Validate() error {
 		if math.IsNaN(c) || math.IsInf(c, 0) {
 			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be a finite number"}
 		}
+		if math.Abs(c) > MaxLength {
+			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be within ±1e+100"}
+		}
 	}
 	q := [4]float64{p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2]}
 	n := 0.0
@@ -36,7 +39,7 @@ func (p Pose) Validate() error {
 	}
 	n = math.Sqrt(n)
 	if math.Abs(n-1) > quatTolerance {
-		return &ParamError{Field: "orientation", Value: n, Reason: "quaternion [w,x,y,z] must have unit length"}
+		return &ParamError{Field: "|orientation|", Value: n, Reason: "quaternion [w,x,y,z] must have unit length (within 0.001)"}
 	}
 	return nil
 }

@@ -6,8 +6,9 @@ import "math"
 const (
 	// raySteps samples the ray's chord through the bounding box. A dip of
 	// the residual between samples (a grazing ray, a tip thinner than a
-	// step) is caught by minimising over the bracketing samples, so the
-	// step count only sets the cost, not what can be found.
+	// step) is caught by minimising over the bracketing samples; only two
+	// separate dips between the same two samples (features thinner than
+	// 1/256 of the box, side by side) can hide one another.
 	raySteps = 256
 	// rayTol is the accuracy of the hit, relative to the largest semi-axis.
 	rayTol = 1e-12

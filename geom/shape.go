@@ -14,6 +14,15 @@ const (
 	MaxTaper = 0.5
 )
 
+// Magnitude limits of lengths: semi-axes in [MinLength, MaxLength] and
+// coordinates within ±MaxLength, so that squared distances (up to 1e200)
+// never overflow or underflow float64 (beyond ~1e154 they do, and an answer
+// would become Inf or NaN).
+const (
+	MinLength = 1e-100
+	MaxLength = 1e100
+)
+
 // Superovoid is the shape of a tapered superellipsoid in its local frame:
 // semi-axes A = (a1, a2, a3), squareness Eps = (e1 for the xy sections,
 // e2 for the z profile) and linear tapers Taper = (tx, ty) along z.
@@ -45,6 +54,9 @@ func (s Superovoid) Validate() error {
 		}
 		if a <= 0 {
 			return &ParamError{fmt.Sprintf("a[%d]", i), a, "semi-axis must be > 0"}
+		}
+		if a < MinLength || a > MaxLength {
+			return &ParamError{fmt.Sprintf("a[%d]", i), a, fmt.Sprintf("semi-axis must be in [%g, %g]", MinLength, MaxLength)}
 		}
 	}
 	for i, e := range s.Eps {

@@ -435,10 +435,10 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	}
 	var parts []string
 	if r.NonConvex&1 != 0 {
-		parts = append(parts, "a "+convexityReason(a, r.HullGapA))
+		parts = append(parts, "a "+convexityReason(a, r.ReasonA, r.HullGapA))
 	}
 	if r.NonConvex&2 != 0 {
-		parts = append(parts, "b "+convexityReason(b, r.HullGapB))
+		parts = append(parts, "b "+convexityReason(b, r.ReasonB, r.HullGapB))
 	}
 	msg := strings.Join(parts, "; ")
 	switch {
@@ -454,26 +454,12 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	}
 }
 
-// convexityReason explains why s is not convex (geom's analysis, math.md §1),
-// with the largest gap between the body and its convex hull when measured.
-func convexityReason(s *geom.Superovoid, hullGap float64) string {
-	tx, ty, e2 := s.Taper[0], s.Taper[1], s.Eps[1]
-	rep := s.Convexity()
-	var why string
-	switch {
-	case rep.Convex:
-		why = fmt.Sprintf("is within %g of convex (tapers tx = %s, ty = %s, e2 = %s)",
-			geom.ConvexityTol, formatFloat(tx), formatFloat(ty), formatFloat(e2))
-	case tx != ty && e2 < 1:
-		why = fmt.Sprintf("is not convex: tapers tx = %s != ty = %s with e2 = %s < 1 leave a dip near the equator",
-			formatFloat(tx), formatFloat(ty), formatFloat(e2))
-	case tx == ty:
-		why = fmt.Sprintf("is not convex: taper %s on a pointy profile (e2 = %s > 1.38) caves one side in",
-			formatFloat(tx), formatFloat(e2))
-	default:
-		why = fmt.Sprintf("is not convex: %s (tapers tx = %s, ty = %s, e2 = %s)",
-			rep.Reason, formatFloat(tx), formatFloat(ty), formatFloat(e2))
-	}
+// convexityReason explains why s is not convex: geom's reason (as the solver
+// reported it), the shape numbers it depends on, and the largest gap
+// between the body and its convex hull when measured.
+func convexityReason(s *geom.Superovoid, reason string, hullGap float64) string {
+	why := fmt.Sprintf("is not convex: %s (tapers tx = %s, ty = %s, e2 = %s)", reason,
+		formatFloat(s.Taper[0]), formatFloat(s.Taper[1]), formatFloat(s.Eps[1]))
 	if hullGap > 0 {
 		why += fmt.Sprintf(", up to %.3g from its convex hull", hullGap)
 	}

@@ -77,24 +77,32 @@ func TestParseDefaults(t *testing.T) {
 func TestConvexityWarningWording(t *testing.T) {
 	for _, c := range []struct {
 		s    geom.Superovoid
-		gap  float64
 		want []string
 	}{
-		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.5}, Taper: [2]float64{0.4, -0.4}}, 2e-3,
-			[]string{"is not convex", "tx = 0.4 != ty = -0.4", "e2 = 0.5 < 1", "dip near the equator", "0.002 from its convex hull"}},
-		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.5}, Taper: [2]float64{0.5, 0.5}}, 0,
-			[]string{"is not convex", "taper 0.5 on a pointy profile", "caves one side in"}},
-		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1.3, 1.5}, Taper: [2]float64{0.47, 0.16}}, 0,
+		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.5}, Taper: [2]float64{0.4, -0.4}},
+			[]string{"is not convex", "tx = 0.4, ty = -0.4, e2 = 0.5", "dip near the equator", "from its convex hull"}},
+		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.5}, Taper: [2]float64{0.5, 0.5}},
+			[]string{"is not convex", "caves in", "tx = 0.5, ty = 0.5, e2 = 1.5", "from its convex hull"}},
+		{geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1.3, 1.5}, Taper: [2]float64{0.47, 0.16}},
 			[]string{"is not convex", "bends outwards", "tx = 0.47, ty = 0.16, e2 = 1.5"}},
 	} {
-		got := convexityReason(&c.s, c.gap)
+		// The words come from the solver's result, which carries geom's report.
+		a := geom.Body{Shape: c.s, Pose: geom.Identity()}
+		b := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
+		b.Pose.Position = geom.Vec3{0, 0, 4}
+		opt := contact.DefaultOptions()
+		r := contact.Query(&a, &b, &opt)
+		if r.NonConvex&1 == 0 {
+			t.Fatalf("%+v: not flagged non-convex", c.s)
+		}
+		got := convexityReason(&c.s, r.ReasonA, r.HullGapA)
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("reason %q lacks %q", got, w)
 			}
 		}
-		if c.gap == 0 && strings.Contains(got, "hull") {
-			t.Errorf("reason %q mentions a hull gap that was not measured", got)
+		if rep := c.s.Convexity(); !strings.Contains(got, rep.Reason) {
+			t.Errorf("reason %q differs from geom's %q", got, rep.Reason)
 		}
 	}
 	sa := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.5}, Taper: [2]float64{0.4, -0.4}}
