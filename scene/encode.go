@@ -203,10 +203,15 @@ func Save(path string, s *Scene) error {
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	return writeAtomic(path, data)
+	return WriteFileAtomic(path, data)
 }
 
-func writeAtomic(path string, data []byte) (err error) {
+// WriteFileAtomic writes data to path so that no reader ever sees a partial
+// file: a temporary file in the same directory (same permissions as the
+// file it replaces, 0644 for a new one), synced, then renamed over the
+// target (through a symlink, its target is replaced); on any error the
+// temporary is removed and the old file is left as it was.
+func WriteFileAtomic(path string, data []byte) (err error) {
 	target := path
 	if t, err := filepath.EvalSymlinks(path); err == nil {
 		target = t

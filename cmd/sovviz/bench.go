@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,7 +63,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 		fs.PrintDefaults()
 	}
 	var ba benchArgs
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return ba, err
 	}
 	if fs.NArg() > 0 {
@@ -102,12 +101,8 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ba, err := parseBenchArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sovviz: %v\n", err)
-		return 2
+	if code := argsExit(err, stderr); code >= 0 {
+		return code
 	}
 	rep := runBattery(&ba, newProgress(stderr))
 	writeBenchReport(stdout, &ba, rep)

@@ -40,7 +40,12 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usage(stdout)
 			return 0
 		}
-		if !strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, "-") {
+		if strings.HasPrefix(name, "-") {
+			fmt.Fprintf(stderr, "sovviz: unknown flag %s\n\n", name)
+			usage(stderr)
+			return 2
+		}
+		if !strings.HasSuffix(name, ".json") {
 			fmt.Fprintf(stderr, "sovviz: unknown command %q\n\n", name)
 			usage(stderr)
 			return 2

@@ -59,7 +59,7 @@ func parseMeshArgs(args []string, stderr io.Writer) (meshArgs, error) {
 		fs.PrintDefaults()
 	}
 	var ma meshArgs
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return ma, err
 	}
 	if fs.NArg() > 0 {
@@ -265,12 +265,8 @@ func buildMesh(ma *meshArgs) (*tessellate.Mesh, string, error) {
 
 func runMesh(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ma, err := parseMeshArgs(args, stderr)
-	if err == flag.ErrHelp {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sovviz: %v\n", err)
-		return 2
+	if code := argsExit(err, stderr); code >= 0 {
+		return code
 	}
 	var r meshResult
 	t0 := time.Now()

@@ -63,7 +63,7 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 		fs.PrintDefaults()
 	}
 	var qa queryArgs
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return qa, err
 	}
 	if fs.NArg() > 0 {
@@ -91,12 +91,8 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 
 func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	qa, err := parseQueryArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sovviz: %v\n", err)
-		return 2
+	if code := argsExit(err, stderr); code >= 0 {
+		return code
 	}
 	src, name := stdin, "stdin"
 	if qa.in != "" {

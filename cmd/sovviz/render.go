@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/sovviz/sovviz/render/drawlist"
+	"github.com/sovviz/sovviz/scene"
 	"github.com/sovviz/sovviz/ui"
 )
 
@@ -41,7 +40,7 @@ func parseRenderArgs(args []string, stderr io.Writer) (renderArgs, error) {
 	// Accept the scene before or after the flags.
 	var pos []string
 	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return renderArgs{}, err
 		}
 		args = fs.Args()
@@ -89,12 +88,8 @@ func parseSize(s string) (int, int, error) {
 
 func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ra, err := parseRenderArgs(args, stderr)
-	if err == flag.ErrHelp {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sovviz: %v\n", err)
-		return 2
+	if code := argsExit(err, stderr); code >= 0 {
+		return code
 	}
 	app, err := loadApp(ra.scene)
 	if err != nil {
@@ -133,29 +128,6 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it over path, so that a reader never sees a half-written image.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
-}
+// writeFileAtomic writes data atomically (see scene.WriteFileAtomic), so
+// that a reader never sees a half-written image or mesh.
+func writeFileAtomic(path string, data []byte) error { return scene.WriteFileAtomic(path, data) }

@@ -1,6 +1,12 @@
 package main
 
-import "sort"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+)
 
 func sortedCommands() []string {
 	names := make([]string, 0, len(commands))
@@ -9,4 +15,35 @@ func sortedCommands() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// reportedError is a flag error that the flag package has already printed,
+// with the usage: the command exits 2 without printing it again.
+type reportedError struct{ error }
+
+func (e reportedError) Unwrap() error { return e.error }
+
+// parseFlags parses args into fs, marking the errors fs printed itself.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return reportedError{err}
+	}
+	return err
+}
+
+// argsExit turns the error of a command's flag parsing into its exit
+// status: 0 after -h, 2 for bad flags (printed once), -1 to go on.
+func argsExit(err error, stderr io.Writer) int {
+	if err == nil {
+		return -1
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var r reportedError
+	if !errors.As(err, &r) {
+		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+	}
+	return 2
 }
