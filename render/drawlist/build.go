@@ -141,7 +141,7 @@ func Build(d *DrawList, f *Frame) {
 		if !o.NonConvex || o.Hidden {
 			continue
 		}
-		top := o.Body.Pose.Position.Add(geom.Vec3{0, 0, o.Body.Shape.BoundingRadiusFast()})
+		top := NonConvexAnchor(&o.Body)
 		d.AddPoint(top, NonConvexColor, 8, false)
 		buf := d.BeginLabel()
 		buf = append(buf, "non-convex"...)
@@ -152,6 +152,26 @@ func Build(d *DrawList, f *Frame) {
 		}
 		d.EndLabel(buf, top, NonConvexColor)
 	}
+}
+
+// nonConvexLift is how far the non-convex marker sits above the object's
+// top, as a share of the height of its world box.
+const nonConvexLift = 0.05
+
+// NonConvexAnchor is where the non-convex marker and its label sit: centred
+// over the body's world AABB, slightly above its top, so that they read as
+// belonging to the object whatever its orientation. The top is the body's
+// highest point (its support in +z), which the box of a turned body can
+// overshoot by a good share of its height; the box's top when the support
+// is not finite.
+func NonConvexAnchor(b *geom.Body) geom.Vec3 {
+	box := b.WorldAABB()
+	c := box.Min.Add(box.Max).Mul(0.5)
+	top := box.Max[2]
+	if h, _ := b.Support(geom.Vec3{0, 0, 1}); h > box.Min[2] && h <= top {
+		top = h
+	}
+	return geom.Vec3{c[0], c[1], top + nonConvexLift*(box.Max[2]-box.Min[2])}
 }
 
 // compareMeshes puts opaque items first, then transparent ones from far to near.

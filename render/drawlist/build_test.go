@@ -228,10 +228,40 @@ func TestBuildNonConvexMarker(t *testing.T) {
 	for i := range d.Labels {
 		if strings.HasPrefix(d.Text(i), "non-convex (hull gap 0.0015)") && d.Labels[i].Color == NonConvexColor {
 			found = true
+			// Centred over the sphere (centre (3, 0, 0), radius 1), just
+			// above its top.
+			if p := d.Labels[i].P; math.Abs(p[0]-3) > 1e-9 || math.Abs(p[1]) > 1e-9 || p[2] < 1 || p[2] > 1.2 {
+				t.Errorf("non-convex label at %v, want just above (3, 0, 1)", p)
+			}
 		}
 	}
 	if !found || !d.Meshes[1].NonConvex {
 		t.Errorf("non-convex marker missing")
+	}
+}
+
+// The marker sits just above a long, tilted body: centred over its world
+// box and a little above its highest point (which the box of a turned body
+// overshoots), not a bounding radius above the centre.
+func TestNonConvexAnchorOnTop(t *testing.T) {
+	s := geom.Superovoid{A: geom.Vec3{3, 0.5, 0.5}, Eps: [2]float64{0.5, 0.5}}
+	b := geom.Body{Shape: s, Pose: geom.Pose{Position: geom.Vec3{1, 2, 3}, Orientation: geom.Quat{W: math.Cos(0.15), V: geom.Vec3{0, math.Sin(0.15), 0}}}}
+	box := b.WorldAABB()
+	p := NonConvexAnchor(&b)
+	h := box.Max[2] - box.Min[2]
+	// The highest point, densely sampled on the surface.
+	top, tr := math.Inf(-1), b.Pose.Transform()
+	for i := 0; i <= 400; i++ {
+		for j := 0; j <= 200; j++ {
+			x := tr.Point(s.Point(-math.Pi+2*math.Pi*float64(i)/400, -math.Pi/2+math.Pi*float64(j)/200))
+			top = math.Max(top, x[2])
+		}
+	}
+	if math.Abs(p[0]-1) > 1e-9 || math.Abs(p[1]-2) > 1e-9 || p[2] <= top || p[2] > top+0.1*h || p[2] > box.Max[2]+0.1*h {
+		t.Errorf("anchor %v, highest point %g, box %v", p, top, box)
+	}
+	if r := s.BoundingRadiusFast(); p[2] >= 3+0.5*r {
+		t.Errorf("anchor %v far above the body (bounding radius %g)", p, r)
 	}
 }
 

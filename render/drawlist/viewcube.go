@@ -58,6 +58,12 @@ func ViewCube(cam *Camera, cx, cy, h float64) [6]CubeFace {
 	return out
 }
 
+// Centre is the middle of the face on screen, where its name goes.
+func (f *CubeFace) Centre() (x, y float64) {
+	q := &f.Corners
+	return (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4
+}
+
 // PickCube returns the view of the visible face under pixel (x, y).
 func PickCube(faces *[6]CubeFace, x, y float64) (View, bool) {
 	for i := len(faces) - 1; i >= 0; i-- {
