@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	imgui "github.com/AllenDang/cimgui-go/imgui"
@@ -284,5 +285,95 @@ func TestGUIQuitAsks(t *testing.T) {
 	}
 	if a.frames >= 40 {
 		t.Errorf("Ctrl+Q then Discard did not close the window (%d frames run)", a.frames)
+	}
+}
+
+// At the default 1280x800 the windows along the top and the right-hand
+// column do not overlap (the collapsed overlays window's title bar, with
+// its close button, stays clear of the gizmo toolbar); the shape pads start
+// below the view-cube and, with nothing selected, shrink to their message;
+// the view-cube's face names stay inside its window from any direction.
+func TestGUILayout(t *testing.T) {
+	a := NewApp(scene.Default(), "")
+	a.recordRects = true
+	pebble := -1
+	for i, o := range a.Scene.Objects {
+		if o.Name == "pebble" {
+			pebble = i
+		}
+	}
+	if pebble < 0 {
+		t.Fatal("no pebble in the built-in scene")
+	}
+	snap := func() map[string][4]float32 {
+		m := map[string][4]float32{}
+		for k, v := range a.rects {
+			m[k] = v
+		}
+		return m
+	}
+	var empty, sel map[string][4]float32
+	var labels []map[string][4]float32
+	views := [][2]float64{{0.3, 0.6}, {-2.2, 0.62}, {0.78, 0.62}, {2.4, -0.6}, {0.2, 1.5}, {-0.9, -1.2}}
+	runWindow(t, a, 14+len(views), func(a *App, f int) {
+		switch {
+		case f == 1:
+			a.Selected = -1
+		case f == 5:
+			empty = snap()
+			a.Selected = pebble
+		case f == 10:
+			sel = snap()
+		case f > 12 && f-13 < len(views):
+			if f > 13 {
+				labels = append(labels, snap())
+			}
+			a.Camera.Yaw, a.Camera.Pitch = views[f-13][0], views[f-13][1]
+		}
+	})
+	wins := []string{"win.viewcube", "win.toolbar", "win.overlays", "win.pads"}
+	for _, st := range []struct {
+		name  string
+		rects map[string][4]float32
+	}{{"nothing selected", empty}, {"pebble selected", sel}} {
+		for i, ki := range wins {
+			ri, ok := st.rects[ki]
+			if !ok {
+				t.Fatalf("%s: %s not recorded", st.name, ki)
+			}
+			if ri[0] < 0 || ri[1] < 0 || ri[2] > 1280 || ri[3] > 800 {
+				t.Errorf("%s: %s %v off the window", st.name, ki, ri)
+			}
+			for _, kj := range wins[i+1:] {
+				if rj := st.rects[kj]; ri[0] < rj[2] && rj[0] < ri[2] && ri[1] < rj[3] && rj[1] < ri[3] {
+					t.Errorf("%s: %s %v overlaps %s %v", st.name, ki, ri, kj, rj)
+				}
+			}
+		}
+		if c, p := st.rects["win.viewcube"], st.rects["win.pads"]; p[1] < c[3] || p[1] > c[3]+2*panelMargin {
+			t.Errorf("%s: pads start at y = %g, view-cube ends at %g", st.name, p[1], c[3])
+		}
+	}
+	if p := empty["win.pads"]; p[3]-p[1] > 150 {
+		t.Errorf("pads with nothing selected are %g tall, want them shrunk to the message", p[3]-p[1])
+	}
+	if p := sel["win.pads"]; p[3]-p[1] < 400 {
+		t.Errorf("pads with pebble selected are %g tall, want the column's height back", p[3]-p[1])
+	}
+	for i, m := range labels {
+		c := m["win.viewcube"]
+		n := 0
+		for k, r := range m {
+			if !strings.HasPrefix(k, "viewcube.label.") {
+				continue
+			}
+			n++
+			if r[0] < c[0] || r[1] < c[1] || r[2] > c[2] || r[3] > c[3] {
+				t.Errorf("view %v: %s %v outside the view-cube %v", views[i], k, r, c)
+			}
+		}
+		if n == 0 {
+			t.Errorf("view %v: no face named", views[i])
+		}
 	}
 }

@@ -204,10 +204,11 @@ func (a *App) endGizmoDrag() {
 // axes, snapping.
 func (a *App) drawToolbar() {
 	ds := imgui.CurrentIO().DisplaySize()
-	const w = 470
-	imgui.SetNextWindowPosV(vec2(float64(ds.X)-viewCubeW-16-w, a.menuHeight()+6), imgui.CondFirstUseEver, vec2(0, 0))
+	// Its right edge a margin left of the view-cube, whatever its width.
+	imgui.SetNextWindowPosV(vec2(float64(ds.X)-viewCubeW-8-panelMargin, a.menuHeight()+viewCubeTop), imgui.CondFirstUseEver, vec2(1, 0))
 	imgui.SetNextWindowBgAlpha(0.7)
 	if imgui.BeginV("Gizmo##toolbar", &a.ShowToolbar, imgui.WindowFlagsNoTitleBar|imgui.WindowFlagsAlwaysAutoResize|imgui.WindowFlagsNoSavedSettings|imgui.WindowFlagsNoFocusOnAppearing) {
+		a.recWindow("win.toolbar")
 		g := &a.Gizmo
 		if imgui.RadioButtonBool("move (T)", g.Op == GizmoTranslate) {
 			g.Op = GizmoTranslate

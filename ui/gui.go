@@ -225,7 +225,7 @@ func overlapsAny(rs [][4]float64, r [4]float64) bool {
 // viewCubeCentre is where the view-cube's centre is drawn (window units).
 func (a *App) viewCubeCentre() (x, y float64) {
 	ds := imgui.CurrentIO().DisplaySize()
-	return float64(ds.X) - viewCubeW - 8 + 8 + (viewCubeW-16)/2, a.menuHeight() + 8 + 8 + viewCubeSize/2
+	return float64(ds.X) - viewCubeW - 8 + 8 + (viewCubeW-16)/2, a.menuHeight() + viewCubeTop + 8 + viewCubeSize/2
 }
 
 // drawViewCube draws the view-cube in the top-right corner (thesis §4.2):
@@ -236,15 +236,17 @@ func (a *App) drawViewCube() {
 	io := imgui.CurrentIO()
 	ds := io.DisplaySize()
 	const w, h = viewCubeW, viewCubeH
-	imgui.SetNextWindowPosV(vec2(float64(ds.X)-w-8, a.menuHeight()+8), imgui.CondAlways, vec2(0, 0))
+	imgui.SetNextWindowPosV(vec2(float64(ds.X)-w-8, a.menuHeight()+viewCubeTop), imgui.CondAlways, vec2(0, 0))
 	imgui.SetNextWindowSize(vec2(w, h))
 	imgui.SetNextWindowBgAlpha(0.25)
 	if imgui.BeginV("##viewcube", nil, imgui.WindowFlagsNoDecoration|imgui.WindowFlagsNoMove|imgui.WindowFlagsNoSavedSettings|imgui.WindowFlagsNoFocusOnAppearing|imgui.WindowFlagsNoNav) {
+		a.recWindow("win.viewcube")
 		p := imgui.CursorScreenPos()
 		size := float64(w - 16)
 		cx, cy := float64(p.X)+size/2, float64(p.Y)+viewCubeSize/2
 		imgui.InvisibleButton("cube", vec2(size, viewCubeSize))
-		faces := drawlist.ViewCube(&a.Camera, cx, cy, viewCubeSize*0.33)
+		// Half-size: seen along a diagonal the cube spans √3 times it.
+		faces := drawlist.ViewCube(&a.Camera, cx, cy, viewCubeSize/(2*math.Sqrt(3)))
 		if imgui.IsItemClicked() {
 			m := imgui.MousePos()
 			if v, ok := drawlist.PickCube(&faces, float64(m.X), float64(m.Y)); ok {
@@ -272,12 +274,23 @@ func (a *App) drawViewCube() {
 				b := q[(k+1)%4]
 				dl.AddLineV(vec2(q[k][0], q[k][1]), vec2(b[0], b[1]), col(drawlist.Color{0.1, 0.1, 0.1, 1}), 1)
 			}
-			if f.Facing > 0.35 {
-				name := f.View.String()
-				ts := imgui.CalcTextSize(name)
-				mx := (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4
-				my := (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4
-				dl.AddTextVec2(vec2(mx-float64(ts.X)/2, my-float64(ts.Y)/2), col(drawlist.Color{1, 1, 1, 1}), name)
+		}
+		// Face names after all faces, so that a nearer face never paints
+		// over the name of a narrow one; kept inside the cube's area, with a
+		// shadow where a name runs over the next face.
+		for _, f := range faces {
+			if f.Facing <= 0.35 {
+				continue
+			}
+			name := f.View.String()
+			ts := imgui.CalcTextSize(name)
+			mx, my := f.Centre()
+			x := math.Max(float64(p.X), math.Min(mx-float64(ts.X)/2, float64(p.X)+size-float64(ts.X)))
+			y := math.Max(float64(p.Y), math.Min(my-float64(ts.Y)/2, float64(p.Y)+viewCubeSize-float64(ts.Y)))
+			dl.AddTextVec2(vec2(x+1, y+1), col(drawlist.Color{0, 0, 0, 0.8}), name)
+			dl.AddTextVec2(vec2(x, y), col(drawlist.Color{1, 1, 1, 1}), name)
+			if a.recordRects {
+				a.rects["viewcube.label."+name] = [4]float32{float32(x), float32(y), float32(x) + ts.X, float32(y) + ts.Y}
 			}
 		}
 		// Buttons for every view (the cube shows at most three faces).
@@ -332,7 +345,12 @@ func (a *App) drawOverlayWindow() {
 	// outliner and the inspector, the right one the view-cube and pads.
 	imgui.SetNextWindowPosV(vec2(leftX+leftW+panelMargin, a.menuHeight()+panelMargin), imgui.CondFirstUseEver, vec2(0, 0))
 	imgui.SetNextWindowCollapsedV(true, imgui.CondFirstUseEver)
-	if imgui.BeginV("Overlays and solver", &a.ShowOverlays, imgui.WindowFlagsAlwaysAutoResize) {
+	open := imgui.BeginV("Overlays and solver", &a.ShowOverlays, imgui.WindowFlagsAlwaysAutoResize)
+	a.recWindow("win.overlays") // collapsed: its title bar
+	if open {
+		// Narrow fields keep the window (and its collapsed title bar, as
+		// wide as the window) clear of the gizmo toolbar at 1280 wide.
+		imgui.PushItemWidth(8 * imgui.FontSize())
 		o := &a.Scene.Overlays
 		imgui.Checkbox("witness points", &o.Witness)
 		imgui.Checkbox("distance segment", &o.Segment)
@@ -372,6 +390,7 @@ func (a *App) drawOverlayWindow() {
 		if imgui.Button("frame all (Home)") {
 			a.FrameAll()
 		}
+		imgui.PopItemWidth()
 	}
 	imgui.End()
 }

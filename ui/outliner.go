@@ -15,10 +15,31 @@ const (
 	outlinerH   = 230
 	panelMargin = 6
 	viewCubeW   = 132
-	viewCubeH   = 154 // ends above the shape pads (padsTop)
-	// viewCubeSize is the height of the cube's area in the view-cube window.
-	viewCubeSize = 92
+	viewCubeH   = 162 // padding, the cube's area, two rows of buttons
+	// viewCubeTop is the gap between the menu bar and the view-cube window.
+	viewCubeTop = 8
+	// viewCubeSize is the height of the cube's area in the view-cube window;
+	// the cube's half-size is viewCubeSize/(2√3), so that it stays inside
+	// it seen from any direction.
+	viewCubeSize = 100
 )
+
+// viewCubeBottom is the bottom of the view-cube window (window units); the
+// shape pads start just below it.
+func (a *App) viewCubeBottom() float64 { return a.menuHeight() + viewCubeTop + viewCubeH }
+
+// recWindow remembers the current window's rectangle under key when tests
+// ask for it (recordRects).
+func (a *App) recWindow(key string) {
+	if !a.recordRects {
+		return
+	}
+	if a.rects == nil {
+		a.rects = map[string][4]float32{}
+	}
+	p, s := imgui.WindowPos(), imgui.WindowSize()
+	a.rects[key] = [4]float32{p.X, p.Y, p.X + s.X, p.Y + s.Y}
+}
 
 // nonConvexColor marks non-convex objects (the overlay's orange).
 var nonConvexColor = drawlist.Color{1, 0.6, 0.15, 1}

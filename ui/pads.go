@@ -37,7 +37,6 @@ const (
 	iconZe     = 10  // zenith cells of an icon's grid
 	iconFill   = 0.9 // share of a lattice cell the largest icon spans
 	padsWidth  = 300 // window width at first use
-	padsTop    = 186 // below the view-cube
 	padMarginL = 30  // room for the y tick labels
 	padMarginB = 18  // room for the x tick labels
 	padMinSide = 110
@@ -383,6 +382,11 @@ type Pads struct {
 	typed [2][2]float64
 	// cmapDone reports the convexity map complete (tests).
 	cmapDone bool
+	// winW is the window's width and fullH its height with an object
+	// selected, in the last frame; wasEmpty says nothing was selected then
+	// (the window shrinks to its message and grows back).
+	winW, fullH float64
+	wasEmpty    bool
 }
 
 // NewPads returns the pads window, open.
@@ -444,12 +448,42 @@ func (p *Pads) Draw(a *App) {
 		return
 	}
 	ds := imgui.CurrentIO().DisplaySize()
-	imgui.SetNextWindowPosV(vec2(float64(ds.X)-padsWidth-8, padsTop), imgui.CondFirstUseEver, vec2(0, 0))
-	// Stop above the status line.
-	imgui.SetNextWindowSizeV(vec2(padsWidth, math.Max(200, float64(ds.Y)-padsTop-34)), imgui.CondFirstUseEver)
-	if !imgui.BeginV(p.title(a), &p.Open, imgui.WindowFlagsNoSavedSettings) {
+	// Just below the view-cube window, stopping above the status line.
+	top := a.viewCubeBottom() + panelMargin
+	fullH := math.Max(200, float64(ds.Y)-top-34)
+	imgui.SetNextWindowPosV(vec2(float64(ds.X)-padsWidth-8, top), imgui.CondFirstUseEver, vec2(0, 0))
+	flags := imgui.WindowFlagsNoSavedSettings
+	empty := selected(a) == nil
+	w := p.winW
+	if w <= 0 {
+		w = padsWidth
+	}
+	switch {
+	case empty:
+		// Nothing to edit: only as tall as the message. A width set by the
+		// API overrides the auto-resize on that axis, so only the height
+		// follows the content.
+		imgui.SetNextWindowSizeV(vec2(w, 0), imgui.CondAlways)
+		flags |= imgui.WindowFlagsAlwaysAutoResize
+	case p.wasEmpty:
+		// Back to the pads: the height they had (or the first one).
+		if p.fullH > 0 {
+			fullH = p.fullH
+		}
+		imgui.SetNextWindowSizeV(vec2(w, fullH), imgui.CondAlways)
+	default:
+		imgui.SetNextWindowSizeV(vec2(padsWidth, fullH), imgui.CondFirstUseEver)
+	}
+	p.wasEmpty = empty
+	if !imgui.BeginV(p.title(a), &p.Open, flags) {
 		imgui.End()
 		return
+	}
+	a.recWindow("win.pads")
+	sz := imgui.WindowSize()
+	p.winW = float64(sz.X)
+	if !empty {
+		p.fullH = float64(sz.Y)
 	}
 	p.drawContents(a)
 	imgui.End()
@@ -498,13 +532,21 @@ func (p *Pads) drawContents(a *App) {
 	avail := imgui.ContentRegionAvail()
 	line, field := float64(imgui.TextLineHeightWithSpacing()), float64(imgui.FrameHeightWithSpacing())
 	rest := 5*line + 2*field + 2*padMarginB + 8
-	side := math.Min(float64(avail.X)-padMarginL-4, (float64(avail.Y)-rest)/2)
-	side = math.Max(padMinSide, math.Min(padMaxSide, math.Floor(side)))
+	sideFor := func(rest float64) float64 {
+		side := math.Min(float64(avail.X)-padMarginL-4, (float64(avail.Y)-rest)/2)
+		return math.Max(padMinSide, math.Min(padMaxSide, math.Floor(side)))
+	}
+	side := sideFor(rest)
+	wrap := !legendFits(taperHeading, side)
+	if wrap {
+		side = sideFor(rest + line) // the legend takes a line of its own
+	}
 
 	p.heading("squareness: e1 across, e2 up")
 	p.pad(a, epsPad, side)
 	p.fields(a, epsPad)
-	p.heading("taper: tx across, ty up")
+	p.heading(taperHeading)
+	p.diagLegend(float64(imgui.CursorScreenPos().X)+padMarginL+side, wrap)
 	p.pad(a, taperPad, side)
 	p.fields(a, taperPad)
 
@@ -527,6 +569,46 @@ func (p *Pads) heading(text string) {
 	if imgui.IsItemHovered() {
 		imgui.SetTooltip(padsHelp)
 	}
+}
+
+// taperHeading is the taper pad's heading.
+const taperHeading = "taper: tx across, ty up"
+
+// legendDash is the length of the dash before the diagonal's name.
+const legendDash = 12
+
+// legendWidth is the width of the diagonal's legend: a dash and its name.
+func legendWidth() float64 { return legendDash + 4 + float64(imgui.CalcTextSize(padDiagName).X) }
+
+// legendFits reports whether the diagonal's legend fits on the line of
+// heading (and its help marker) above a pad of the given side.
+func legendFits(heading string, side float64) bool {
+	sp := float64(imgui.CurrentStyle().ItemSpacing().X)
+	w := float64(imgui.CalcTextSize(heading).X+imgui.CalcTextSize("(?)").X) + 2*sp
+	return w+legendWidth() <= padMarginL+side
+}
+
+// diagLegend names the taper pad's dashed diagonal on the heading's line,
+// right-aligned over the pad's top-right corner where the diagonal ends, or
+// on a line of its own (wrap) when the heading leaves no room: a dash and
+// "tx = ty", over no icon.
+func (p *Pads) diagLegend(right float64, wrap bool) {
+	ts := imgui.CalcTextSize(padDiagName)
+	const dash = legendDash
+	w := legendWidth()
+	if !wrap {
+		imgui.SameLine()
+	}
+	pos := imgui.CursorScreenPos()
+	x := math.Max(float64(pos.X), right-w)
+	y := float64(pos.Y)
+	dl := imgui.WindowDrawList()
+	my := y + float64(ts.Y)/2
+	dl.AddLineV(vec2(x, my+dash/2-1), vec2(x+dash, my-dash/2+1), padDiag, 1.5)
+	imgui.SetCursorScreenPos(vec2(x+dash+4, y))
+	imgui.PushStyleColorVec4(imgui.ColText, imgui.ColorConvertU32ToFloat4(padDiag))
+	imgui.TextUnformatted(padDiagName)
+	imgui.PopStyleColor()
 }
 
 // padsHelp is the help marker's tooltip (no % signs: it is a format).
@@ -622,10 +704,6 @@ func (p *Pads) pad(a *App, k padKind, side float64) {
 			t0, t1 := float64(i)/dashes, float64(i+1)/dashes
 			dl.AddLineV(vec2(x0+t0*side, y1-t0*side), vec2(x0+t1*side, y1-t1*side), padDiag, 1.5)
 		}
-		ts := imgui.CalcTextSize(padDiagName)
-		lx, ly := x1-float64(ts.X)-3, y0+2
-		dl.AddRectFilled(vec2(lx-2, ly-1), vec2(lx+float64(ts.X)+2, ly+float64(ts.Y)+1), packColor(0, 0, 0, 0.6))
-		dl.AddTextVec2(vec2(lx, ly), padDiag, padDiagName)
 	}
 	// Cursor: a red live preview of the current shape, on the same scale.
 	cur := padValue(k, o.Shape)
