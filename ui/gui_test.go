@@ -211,7 +211,10 @@ func TestRenderExampleScenes(t *testing.T) {
 		}
 		a := NewApp(sc, f)
 		// Labels are text drawn over everything; they would hide dots.
+		// Witnesses on even where a scene hides them (scenes/meshers.json
+		// shows only its meshes).
 		a.Scene.Overlays.Labels = false
+		a.Scene.Overlays.Witness = true
 		img := renderApp(t, a, 800, 500)
 		name := filepath.Base(f)
 		notBlank(t, img, name)
