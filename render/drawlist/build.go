@@ -52,6 +52,11 @@ type Frame struct {
 	Pairs    []contact.PairResult // indices refer to Objects
 	Overlays Overlays
 	Camera   *Camera
+	// SeedPair is the index into Pairs of the pair whose quadtree cells are
+	// also outlined on the surfaces (the parameter-space panel's pair);
+	// -1 for none. Outlines cost ~40 surface points per cell, so they are
+	// drawn for one pair, not all.
+	SeedPair int
 }
 
 // Overlay colours, exported so that tests look for them in rendered images.
@@ -132,7 +137,7 @@ func Build(d *DrawList, f *Frame) {
 		if a.Hidden || b.Hidden {
 			continue
 		}
-		buildPair(d, a, b, &pr.Result, ov)
+		buildPair(d, a, b, &pr.Result, ov, k == f.SeedPair)
 	}
 	// Non-convex objects: an orange dot on top, and a label (after the
 	// pairs' labels, which matter more when the UI has to drop some).
@@ -266,8 +271,9 @@ func buildGround(d *DrawList, f *Frame) {
 	}
 }
 
-// buildPair adds the overlays of one pair.
-func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
+// buildPair adds the overlays of one pair; outline draws its quadtree
+// cells on the surfaces.
+func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays, outline bool) {
 	if r.Status == contact.Failed {
 		if ov.Labels {
 			mid := a.Body.Pose.Position.Add(b.Body.Pose.Position).Mul(0.5)
@@ -277,8 +283,8 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
 	}
 	s := 0.35 * math.Min(a.Body.Shape.BoundingRadiusFast(), b.Body.Shape.BoundingRadiusFast())
 	if ov.Seeds && r.UsedGuess == contact.Quadtree && r.QuadLevels > 0 {
-		seeds(d, &a.Body, r.QuadCellsA[:r.QuadLevels])
-		seeds(d, &b.Body, r.QuadCellsB[:r.QuadLevels])
+		seeds(d, &a.Body, r.QuadCellsA[:r.QuadLevels], outline)
+		seeds(d, &b.Body, r.QuadCellsB[:r.QuadLevels], outline)
 	}
 	if ov.Octree && r.UsedGuess == contact.Octree {
 		ta, tb := a.Body.Pose.Transform(), b.Body.Pose.Transform()
@@ -331,21 +337,24 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays) {
 	}
 }
 
-// seeds adds the chosen quadtree cells: their outlines on the surface and
-// their centres as points, coarse (large, yellow) to fine (small, red), as
-// the thesis's Fig. 3.6 draws them.
-func seeds(d *DrawList, b *geom.Body, cells []geom.ParamCell) {
+// seeds adds the chosen quadtree cells as points at their centres and, with
+// outline, their edges on the surface, coarse (large, yellow) to fine
+// (small, red), as the thesis's Fig. 3.6 draws them.
+func seeds(d *DrawList, b *geom.Body, cells []geom.ParamCell, outline bool) {
 	t := b.Pose.Transform()
 	n := len(cells)
 	for k := range cells {
 		p1, p2 := cells[k].Center()
 		p := t.Point(b.Shape.Point(p1, p2))
 		size := float32(10 - 5*float64(k)/math.Max(1, float64(n-1)))
-		d.AddCellCurve(b, cells[k], seedCurveSamples, SeedColor(k, n), 1.5, true)
+		if outline {
+			d.AddCellCurve(b, cells[k], SeedCurveSamples(k), SeedColor(k, n), 1.5, true)
+		}
 		d.AddPoint(p, SeedColor(k, n), size, true)
 	}
 }
 
-// seedCurveSamples is the number of samples per cell edge of a seed outline:
-// enough for the coarse cells, which span a quarter of the surface.
-const seedCurveSamples = 12
+// SeedCurveSamples is the number of samples per cell edge of the outline
+// of quadtree level k: 12 for the first cells, which span a quarter of the
+// surface, halving per level down to 3.
+func SeedCurveSamples(k int) int { return max(3, 12>>k) }

@@ -135,8 +135,8 @@ func TestBuildPairOverlays(t *testing.T) {
 				}
 				// Cell outlines: a closed curve of 4 edges per shape, on
 				// the surface, around the cell centre's point.
-				if n, _ := countColor(&d, SeedColor(k, levels)); n != 2*4*seedCurveSamples {
-					t.Errorf("level %d: %d outline segments, want %d", k, n, 2*4*seedCurveSamples)
+				if n, _ := countColor(&d, SeedColor(k, levels)); n != 2*4*SeedCurveSamples(k) {
+					t.Errorf("level %d: %d outline segments, want %d", k, n, 2*4*SeedCurveSamples(k))
 				}
 			}
 			for _, l := range d.Lines {
@@ -156,6 +156,16 @@ func TestBuildPairOverlays(t *testing.T) {
 					}
 				}
 			}
+			// Outlines only for the frame's SeedPair; the dots stay.
+			f.SeedPair = -1
+			var d2 DrawList
+			Build(&d2, f)
+			for k := 0; k < levels; k++ {
+				if l, p := countColor(&d2, SeedColor(k, levels)); l != 0 || p != 2 {
+					t.Errorf("SeedPair -1, level %d: %d outline segments, %d points; want 0, 2", k, l, p)
+				}
+			}
+			f.SeedPair = 0
 			if len(d.Labels) != 1 {
 				t.Fatalf("labels: %d", len(d.Labels))
 			}
