@@ -218,3 +218,59 @@ func TestNonConvexDentNotCertified(t *testing.T) {
 		}
 	}
 }
+
+// Two boxy-profiled (e2 ≈ 0.3), tapered, non-convex bodies with nearly
+// parallel flat faces: every common-normal start stalls on the flat faces
+// (a warm-start step of the paper battery, pair 7013). The last resort —
+// the support-function ascent, then Newton from its support points — must
+// still converge to a pair no sampled pair of the surfaces beats.
+func TestNearlyParallelFlatFaces(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1.0072775591509437, 0.3032287101889861}, Taper: [2]float64{0.2626124537134805, -0.21905307230450097}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.1553837445391199, V: geom.Vec3{0.20905727636629393, 0.6807974594278885, 0.6845916785704024}}}.Normalized()}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1.024521995065857, 0.3117983914622255}, Taper: [2]float64{0.10062366057985472, 0.2173673516005028}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.0008289472368623837, 2.209728810303626, -0.0004891856775079165},
+			Orientation: geom.Quat{W: 0.8988091052873506, V: geom.Vec3{-0.12860185388124237, -0.08296499046670078, 0.4107560903842087}}}.Normalized()}
+	// Dense samples of both surfaces near the gap between them.
+	sample := func(x *geom.Body, near geom.Vec3) []geom.Vec3 {
+		var pts []geom.Vec3
+		tr := x.Pose.Transform()
+		for i := 0; i < 400; i++ {
+			for j := 0; j <= 200; j++ {
+				p := tr.Point(x.Shape.Point(-math.Pi+2*math.Pi*float64(i)/400, -math.Pi/2+math.Pi*float64(j)/200))
+				if p.Sub(near).Len() < 0.9 {
+					pts = append(pts, p)
+				}
+			}
+		}
+		return pts
+	}
+	mid := b.Pose.Position.Mul(0.5)
+	pa, pb := sample(&a, mid), sample(&b, mid)
+	sampled := math.Inf(1)
+	for _, p := range pa {
+		for _, q := range pb {
+			sampled = math.Min(sampled, p.Sub(q).Len())
+		}
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged {
+			t.Errorf("%v: status %v (distance %v)", m, res.Status, res.Distance)
+			continue
+		}
+		if res.Distance > sampled+1e-9 {
+			t.Errorf("%v: distance %.12g, but sampled surface points are %.12g apart", m, res.Distance, sampled)
+		}
+		// Lower bound: the gap between the exact support planes along the
+		// answer's normal (≤ the true distance).
+		n := res.Normal
+		ha, _ := a.Support(n)
+		hb, _ := b.Support(n.Mul(-1))
+		if g := -ha - hb; res.Distance < g-1e-9 {
+			t.Errorf("%v: distance %.12g below the support-plane gap %.12g", m, res.Distance, g)
+		}
+		t.Logf("%v: %.12g (sampled %.12g), %d iterations", m, res.Distance, sampled, res.Iterations)
+	}
+}

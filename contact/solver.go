@@ -172,16 +172,28 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		}
 	}
 	if !best.valid || !best.converged {
-		// Last resort for pointy untapered shapes: climb the gap over
-		// directions with exact supports.
+		// Last resort (pointy tips, nearly parallel flat faces): climb the
+		// gap over directions with exact supports.
 		n := pr.tb.T.Sub(pr.ta.T)
 		if best.valid {
 			n = best.nP
 		}
 		if n.Len() > 0 {
-			if c, ok := sv.supportRefine(&pr, n.Normalize(), &res); ok && better(&c, &best) {
+			c, ok := sv.supportRefine(&pr, n.Normalize(), &res)
+			if ok && better(&c, &best) {
 				best = c
 				res.Fallback = true
+			}
+			// Newton from the ascent's support points: they are close to
+			// the closest pair even where the ascent itself stalls.
+			for _, m2 := range [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]} {
+				if best.valid && best.converged {
+					break
+				}
+				if c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, c.lp, c.lq), &res, sv.opt.MaxIter); better(&c2, &best) {
+					best = c2
+					res.Fallback = m2 != m
+				}
 			}
 		}
 	}

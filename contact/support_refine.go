@@ -6,20 +6,32 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// supportRefine maximises gap(n) = −h_a(n) − h_b(−n) over unit n directly,
-// with the exact closed-form supports of untapered shapes: Newton on the
-// sphere with the exact gradient Q − P and a finite-difference Hessian. It is
-// the last resort for pointy shapes (e near 2), where the surface normal
-// turns abruptly and the common-normal Newton schemes stall, but the support
-// map, the inverse of the normal map, is smooth. Returns false when a shape
-// is tapered (no closed form) or the ascent fails.
-func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) {
-	if !pr.a.IsSuperellipsoid() || !pr.b.IsSuperellipsoid() {
-		return candidate{}, false
+// exactSupport is the support point of s in local direction n: the closed
+// form for superellipsoids, geom's global point with a given normal for
+// tapered shapes.
+func exactSupport(s *geom.Superovoid, n vec) vec {
+	if s.IsSuperellipsoid() {
+		return approxSupport(s, n) // exact without taper
 	}
+	x, _, _, _ := s.PointWithNormal(n)
+	return x
+}
+
+// supportRefine maximises gap(n) = −h_a(n) − h_b(−n) over unit n directly,
+// with exact supports: Newton on the sphere with the exact gradient Q − P
+// and a finite-difference Hessian. It is the last resort where the
+// common-normal Newton schemes stall: pointy shapes (e near 2), whose
+// surface normal turns abruptly, and nearly parallel flat faces (e near 0),
+// where the common normal is nearly undetermined; the support map, the
+// inverse of the normal map, stays well behaved. Its answer is the hull
+// distance, which classify and the certificate then check on the bodies.
+// Returns false when the ascent fails.
+func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) {
 	gapAt := func(n vec) (float64, vec, vec, vec, vec) {
-		lp, lq, P, Q, g := supportPair(pr, n)
-		return g, P, Q, lp, lq
+		lp := exactSupport(pr.a, pr.ta.InvDir(n))
+		lq := exactSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+		P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
+		return n.Dot(Q.Sub(P)), P, Q, lp, lq
 	}
 	g, P, Q, lp, lq := gapAt(n)
 	step := 0.1
@@ -76,5 +88,9 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 	c := sv.classify(Implicit, pr, &o)
 	// The witness points are support points of n, so the common normal holds
 	// up to the remaining gradient; classify checks it to 1e-6 relative.
+	// When it fails (the ascent stalled on a kink of gap, where a non-convex
+	// shape's support jumps across a dent), the points are still the seeds
+	// the caller polishes with Newton.
+	c.lp, c.lq = lp, lq
 	return c, c.valid
 }

@@ -123,6 +123,7 @@ type coldRun struct {
 	warmMismatch          int
 	warmFailed, warmCount int
 	warmExamples          []string
+	warmFailedExamples    []string // failed warm queries, as query lines (with the previous answer's distance)
 }
 
 // maxExamples bounds the disagreeing pairs listed in the report.
@@ -218,6 +219,10 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 			}
 			if r.Status == contact.Failed {
 				run.warmFailed++
+				if len(run.warmFailedExamples) < maxExamples {
+					run.warmFailedExamples = append(run.warmFailedExamples, fmt.Sprintf("pair %d step %d: previous %s (%s): %s",
+						i, k, formatFloat(prev.Distance), prev.Status, queryLineOf(fmt.Sprintf("warm-failed-%d-%d", i, k), &a, &b)))
+				}
 			}
 			prev = r
 		}
@@ -475,6 +480,12 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 				meanSD(s, 1e-3), meanSD(it, 1), pct(run.warmFellBack, s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
 		}
 		for _, run := range rep.runs {
+			if len(run.warmFailedExamples) > 0 {
+				p("\nWarm queries of %s that failed (as query input; a cold query of the same poses is the check):\n\n", schemeName(run.method, ba.guess))
+				for _, e := range run.warmFailedExamples {
+					p("    %s\n", e)
+				}
+			}
 			if len(run.warmExamples) > 0 {
 				p("\nWarm answers of %s that differ from a cold query after the last step (as query input):\n\n", schemeName(run.method, ba.guess))
 				for _, e := range run.warmExamples {
