@@ -274,3 +274,40 @@ func TestNearlyParallelFlatFaces(t *testing.T) {
 		t.Logf("%v: %.12g (sampled %.12g), %d iterations", m, res.Distance, sampled, res.Iterations)
 	}
 }
+
+// Far from the origin the rounding of world coordinates exceeds the
+// certificate's absolute 1e-9: a pair certified at the origin must stay
+// certified when both bodies are moved far away together.
+func TestCertificateFarFromOrigin(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	checked := 0
+	for i := 0; i < 40 && checked < 8; i++ {
+		mk := func() geom.Superovoid {
+			return geom.Superovoid{A: [3]float64{0.5 + r.Float64(), 0.5 + r.Float64(), 0.5 + r.Float64()},
+				Eps: [2]float64{0.3 + 0.7*r.Float64(), 0.3 + 0.6*r.Float64()}, Taper: [2]float64{0.3, -0.3}}
+		}
+		a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		b := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		b.Pose.Position = dir.Mul(a.Shape.BoundingRadius() + b.Shape.BoundingRadius() + 0.2)
+		opt := DefaultOptions()
+		near := Query(&a, &b, &opt)
+		if !near.Certified || near.NonConvex == 0 {
+			continue
+		}
+		checked++
+		off := geom.Vec3{3e9, -2e9, 1e9}
+		a.Pose.Position = a.Pose.Position.Add(off)
+		b.Pose.Position = b.Pose.Position.Add(off)
+		far := Query(&a, &b, &opt)
+		if !far.Certified {
+			t.Errorf("pair %d: certified at the origin (d = %.12g), not at %v (d = %.12g)", i, near.Distance, off, far.Distance)
+		}
+		if math.Abs(far.Distance-near.Distance) > 1e-5 {
+			t.Errorf("pair %d: distance %.12g at the origin, %.12g far away", i, near.Distance, far.Distance)
+		}
+	}
+	if checked < 4 {
+		t.Fatalf("only %d certified non-convex pairs to check", checked)
+	}
+}

@@ -206,12 +206,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 }
 
 // certTol is the slack of the hull certificate, in length units: the
-// project's accuracy promise for distances. Far from the origin the
-// rounding of world coordinates (certRel of their size) can exceed it.
-const (
-	certTol = 1e-9
-	certRel = 1e-14
-)
+// project's accuracy promise for distances. The gap and the distance are
+// differences of the same world points, so their rounding cancels even far
+// from the origin (TestCertificateFarFromOrigin: 3e9 away).
+const certTol = 1e-9
 
 // hullCertified proves that a separated pair of bodies that are not both
 // convex is the true closest pair. For any unit n, gap(n) = −h_a(n) −
@@ -235,10 +233,8 @@ func (sv *Solver) hullCertified(pr *pair, c *candidate) bool {
 	if !sv.shapes.info(pr.b).convex {
 		_, lb = pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
 	}
-	P, Q := pr.ta.Point(la), pr.tb.Point(lb)
-	gap := n.Dot(Q.Sub(P))
-	tol := math.Max(certTol, certRel*(P.Len()+Q.Len()))
-	return gap >= c.sd-tol
+	gap := n.Dot(pr.tb.Point(lb).Sub(pr.ta.Point(la)))
+	return gap >= c.sd-certTol
 }
 
 // better reports whether candidate c is a better answer than cur: any

@@ -10,7 +10,7 @@ log=$(mktemp /tmp/sovviz-xvfb.XXXXXX)
 dfile=$(mktemp /tmp/sovviz-xvfb-display.XXXXXX)
 Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$dfile" >"$log" 2>&1 &
 xpid=$!
-trap 'kill $xpid 2>/dev/null || true; rm -f "$dfile" "$log"' EXIT
+trap 'kill $xpid 2>/dev/null || true; wait $xpid 2>/dev/null || true; rm -f "$dfile" "$log"' EXIT
 for _ in $(seq 1 100); do
   [ -s "$dfile" ] && break
   if ! kill -0 "$xpid" 2>/dev/null; then
@@ -26,4 +26,17 @@ if [ ! -s "$dfile" ]; then
   exit 1
 fi
 export DISPLAY=":$(head -n 1 "$dfile")"
-"$@"
+# Run the command as a child (stdin kept) and pass a TERM or INT on to it, so
+# that a timeout stopping this script stops the command too.
+"$@" 0<&0 &
+child=$!
+trap 'kill -TERM $child 2>/dev/null || true' TERM INT
+set +e
+wait $child
+status=$?
+# A trapped signal interrupts wait: wait again for the child to finish.
+while kill -0 $child 2>/dev/null; do
+  wait $child
+  status=$?
+done
+exit $status

@@ -61,6 +61,11 @@ func (m *Mesh) Write(w io.Writer, f Format) error {
 	if err := m.checkIndices(); err != nil {
 		return err
 	}
+	if f == STL || f == PLY {
+		if err := m.checkFloat32(); err != nil {
+			return fmt.Errorf("write %s: %w", f, err)
+		}
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var err error
 	switch f {
@@ -78,6 +83,23 @@ func (m *Mesh) Write(w io.Writer, f Format) error {
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", f, err)
+	}
+	return nil
+}
+
+// checkFloat32 refuses meshes that binary STL and PLY (float32) cannot
+// hold: a coordinate beyond ±3.4e38 becomes infinite, and a mesh smaller
+// than 1e-30 loses its precision in float32's subnormal range (coordinates
+// tiny relative to the mesh round to 0 harmlessly).
+func (m *Mesh) checkFloat32() error {
+	scale := 0.0
+	for _, p := range m.Positions {
+		for _, v := range p {
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	if scale > math.MaxFloat32 || (scale != 0 && scale < 1e-30) {
+		return fmt.Errorf("coordinates up to %g do not fit float32 (STL and PLY store float32; write OBJ, which keeps float64)", scale)
 	}
 	return nil
 }

@@ -231,6 +231,25 @@ func TestExportErrors(t *testing.T) {
 			t.Errorf("%v: out-of-range index written (err %v, %d bytes)", f, err, buf.Len())
 		}
 	}
+	// Sizes float32 cannot hold: refused by STL and PLY, kept by OBJ.
+	for _, sc := range []float64{1e50, 1e-50} {
+		m := &Mesh{Positions: []geom.Vec3{{0, 0, 0}, {sc, 0, 0}, {0, sc, 0}}, Indices: []uint32{0, 1, 2}}
+		for _, f := range []Format{STL, PLY} {
+			var buf bytes.Buffer
+			if err := m.Write(&buf, f); err == nil || !strings.Contains(err.Error(), "float32") || buf.Len() != 0 {
+				t.Errorf("%v at scale %g: err %v, %d bytes written", f, sc, err, buf.Len())
+			}
+		}
+		if err := m.Write(&bytes.Buffer{}, OBJ); err != nil {
+			t.Errorf("OBJ at scale %g: %v", sc, err)
+		}
+	}
+	// Coordinates tiny relative to the mesh (a vertex on a coordinate
+	// plane) are fine.
+	ok := &Mesh{Positions: []geom.Vec3{{1e-300, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Indices: []uint32{0, 1, 2}}
+	if err := ok.Write(&bytes.Buffer{}, STL); err != nil {
+		t.Errorf("tiny relative coordinate refused: %v", err)
+	}
 	if err := (&Mesh{}).Write(&bytes.Buffer{}, Format(9)); err == nil {
 		t.Error("unknown format accepted")
 	}

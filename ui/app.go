@@ -244,7 +244,10 @@ func (a *App) Update() {
 	a.frame.Pairs = a.Pairs
 	a.frame.Overlays = overlays(&a.Scene.Overlays)
 	// The parameter-space panel's pair gets its quadtree cells outlined.
-	a.frame.SeedPair = min(a.ParamPair, len(a.Pairs)-1)
+	a.frame.SeedPair = -1
+	if a.Scene.Overlays.ParamPanel {
+		a.frame.SeedPair = min(a.ParamPair, len(a.Pairs)-1)
+	}
 	a.frame.Camera = &a.Camera
 	drawlist.Build(&a.List, &a.frame)
 	a.Stats.Build = time.Since(t1)

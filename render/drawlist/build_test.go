@@ -361,7 +361,8 @@ func TestViewCubePick(t *testing.T) {
 }
 
 // BenchmarkBuildOverlays is the overlay path of one frame: a draw list for
-// 12 objects and every pair among them with all overlays on.
+// 12 objects (6 marked non-convex) and every pair among them with all
+// overlays on.
 func BenchmarkBuildOverlays(b *testing.B) {
 	var objs []geom.Body
 	for i := 0; i < 12; i++ {
@@ -369,7 +370,10 @@ func BenchmarkBuildOverlays(b *testing.B) {
 		objs = append(objs, body(float64(i%4)*1.3, float64(i/4)*1.3, 0, s))
 	}
 	f, _ := testFrame(contact.Quadtree, objs...)
-	f.Objects[3].NonConvex = true
+	// Half of them marked non-convex, as in the paper's battery.
+	for i := 0; i < len(f.Objects); i += 2 {
+		f.Objects[i].NonConvex = true
+	}
 	var d DrawList
 	Build(&d, f)
 	b.ReportAllocs()
