@@ -119,7 +119,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
-		if c.valid && c.converged && (convex || !c.separated || sv.hullCertified(&pr, &c)) {
+		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, ia.convex, ib.convex)) {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
@@ -139,7 +139,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-	if c.valid && c.converged && c.separated && (convex || sv.hullCertified(&pr, &c)) {
+	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, ia.convex, ib.convex)) {
 		sv.finish(&pr, &c, true, &res)
 		return res
 	}
@@ -157,9 +157,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		for _, m2 := range fallbackOrder[m] {
 			// The cold guess's seed first: the multi-start's support seeds
 			// sit on the convex hull and can miss a closest pair in a dent.
-			if c := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), &res, sv.opt.MaxIter); better(&c, &best) {
-				best = c
-			}
+			sv.trySeed(m2, &pr, lp, lq, &best, &res)
 			if best.valid && best.converged && best.separated {
 				res.Fallback = true
 				break
@@ -190,8 +188,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 				if best.valid && best.converged {
 					break
 				}
-				if c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, c.lp, c.lq), &res, sv.opt.MaxIter); better(&c2, &best) {
-					best = c2
+				if sv.trySeed(m2, &pr, c.lp, c.lq, &best, &res) {
 					res.Fallback = m2 != m
 				}
 			}
@@ -201,7 +198,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, best.separated && (convex || sv.hullCertified(&pr, &best)), &res)
+	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, ia.convex, ib.convex)), &res)
 	return res
 }
 
@@ -218,8 +215,8 @@ const certTol = 1e-9
 // at most the distance of any pair found. So when the gap along the pair's
 // own normal equals its distance (to certTol) the pair is the global
 // minimum. It fails, honestly, when the closest points lie in a dent that
-// the hull bridges over.
-func (sv *Solver) hullCertified(pr *pair, c *candidate) bool {
+// the hull bridges over. aConvex and bConvex are the shapes' convexity.
+func hullCertified(pr *pair, c *candidate, aConvex, bConvex bool) bool {
 	if !c.valid || !c.separated {
 		return false
 	}
@@ -227,10 +224,10 @@ func (sv *Solver) hullCertified(pr *pair, c *candidate) bool {
 	// On a convex shape the witness point, whose normal is ±n, is already
 	// its support point: only non-convex shapes need the global search.
 	la, lb := c.lp, c.lq
-	if !sv.shapes.info(pr.a).convex {
+	if !aConvex {
 		_, la = pr.a.Support(pr.ta.InvDir(n))
 	}
-	if !sv.shapes.info(pr.b).convex {
+	if !bConvex {
 		_, lb = pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
 	}
 	gap := n.Dot(pr.tb.Point(lb).Sub(pr.ta.Point(la)))
@@ -402,6 +399,17 @@ func (sv *Solver) startFromLocal(m Method, pr *pair, prev *Result) [6]float64 {
 	}
 	pp, pq := prev.ParamsP, prev.ParamsQ
 	return [6]float64{pp[0], pp[1], pq[0], pq[1]}
+}
+
+// trySeed runs scheme m from the local points lp, lq and keeps the outcome
+// in best when it is better; it reports whether it was.
+func (sv *Solver) trySeed(m Method, pr *pair, lp, lq vec, best *candidate, res *Result) bool {
+	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, sv.opt.MaxIter)
+	if !better(&c, best) {
+		return false
+	}
+	*best = c
+	return true
 }
 
 // localsOf returns the local points that the unknowns x of scheme m stand for.

@@ -93,7 +93,13 @@ func (b *Body) BoundingSphere() (Vec3, float64) {
 // point of the shape from its local origin: the taper can widen a section by
 // at most 1+|t|, so the box (a1·(1+|tx|), a2·(1+|ty|), a3) bounds the body.
 func (s *Superovoid) BoundingRadiusFast() float64 {
-	x := s.A[0] * (1 + math.Abs(s.Taper[0]))
-	y := s.A[1] * (1 + math.Abs(s.Taper[1]))
-	return math.Sqrt(x*x + y*y + s.A[2]*s.A[2])
+	return s.LocalAABBFast().Max.Len()
+}
+
+// LocalAABBFast returns a cheap local box containing the shape, centred on
+// the origin: (a1·(1+|tx|), a2·(1+|ty|), a3) on each side, since a taper
+// widens a section by at most 1+|t|. LocalAABB is tight but needs a search.
+func (s *Superovoid) LocalAABBFast() AABB {
+	h := Vec3{s.A[0] * (1 + math.Abs(s.Taper[0])), s.A[1] * (1 + math.Abs(s.Taper[1])), s.A[2]}
+	return AABB{Min: h.Mul(-1), Max: h}
 }

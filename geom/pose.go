@@ -1,6 +1,7 @@
 package geom
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -26,7 +27,7 @@ func (p Pose) Validate() error {
 			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be a finite number"}
 		}
 		if math.Abs(c) > MaxLength {
-			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be within ±1e+100"}
+			return &ParamError{Field: "position[" + string(rune('0'+i)) + "]", Value: c, Reason: fmt.Sprintf("must be within ±%g", MaxLength)}
 		}
 	}
 	q := [4]float64{p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2]}

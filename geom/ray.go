@@ -39,8 +39,7 @@ func (s *Superovoid) RaycastLocal(o, d Vec3) (t float64, hit bool) {
 	amax := math.Max(s.A[0], math.Max(s.A[1], s.A[2]))
 	// Box of the shape, grown a little so that the surface never lies on
 	// a clipping plane (where rounding could drop a touching hit).
-	grow := 1 + 1e-6
-	h := Vec3{s.A[0] * (1 + math.Abs(s.Taper[0])) * grow, s.A[1] * (1 + math.Abs(s.Taper[1])) * grow, s.A[2] * grow}
+	h := s.LocalAABBFast().Max.Mul(1 + 1e-6)
 	t0, t1 := 0.0, math.Inf(1)
 	for k := 0; k < 3; k++ {
 		if d[k] == 0 {

@@ -135,3 +135,29 @@ func BenchmarkPointWithNormal(b *testing.B) {
 		})
 	}
 }
+
+// LocalAABBFast contains every surface point and is never smaller than the
+// tight box; BoundingRadiusFast is its corner.
+func TestLocalAABBFastContainsShape(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for i := 0; i < 300; i++ {
+		s := randomShape(r)
+		fast, tight := s.LocalAABBFast(), s.LocalAABB()
+		for k := 0; k < 3; k++ {
+			if fast.Max[k] < tight.Max[k]-1e-12 || fast.Min[k] != -fast.Max[k] {
+				t.Fatalf("%+v: fast box %+v, tight %+v", s, fast, tight)
+			}
+		}
+		for j := 0; j < 200; j++ {
+			x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -math.Pi/2+math.Pi*r.Float64())
+			for k := 0; k < 3; k++ {
+				if math.Abs(x[k]) > fast.Max[k]*(1+1e-12) {
+					t.Fatalf("%+v: point %v outside the fast box %+v", s, x, fast)
+				}
+			}
+		}
+		if s.BoundingRadiusFast() != fast.Max.Len() {
+			t.Fatalf("BoundingRadiusFast is not the fast box's corner")
+		}
+	}
+}

@@ -20,14 +20,7 @@ func runWindow(t *testing.T, a *App, frames int, script func(a *App, frame int))
 	a.ExitAfter = frames
 	a.WindowSize = [2]int{1280, 800}
 	a.Script = script
-	var err error
-	onMain(func() {
-		err = Run(a)
-		offscreen.win.MakeContextCurrent()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runApp(t, a)
 }
 
 // moveMouse moves the real pointer too: the GLFW backend polls it and would

@@ -50,6 +50,21 @@ func TestMain(m *testing.M) {
 	}
 }
 
+// runApp runs the interactive window of a until it exits (a.ExitAfter),
+// on the main thread; the window shares the process with the offscreen
+// context, so that context is made current again afterwards.
+func runApp(t *testing.T, a *App) {
+	t.Helper()
+	var err error
+	onMain(func() {
+		err = Run(a)
+		offscreen.win.MakeContextCurrent()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // needGL returns the shared offscreen renderer. Without a display the test
 // fails (not skips): CI must run the GUI tests under Xvfb (make test does).
 func needGL(t *testing.T) *Offscreen {
@@ -330,16 +345,7 @@ func TestWindowRuns(t *testing.T) {
 			a.Camera.Orbit(40, 10)
 		}
 	}
-	var err error
-	onMain(func() {
-		// The window shares the process with the offscreen context:
-		// run it, then make the offscreen context current again.
-		err = Run(a)
-		offscreen.win.MakeContextCurrent()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runApp(t, a)
 	if shot == nil {
 		t.Fatal("no frame captured")
 	}
@@ -398,14 +404,7 @@ func TestWindowInput(t *testing.T) {
 			viewAfterClick = a.Camera.CurrentView()
 		}
 	}
-	var err error
-	onMain(func() {
-		err = Run(a)
-		offscreen.win.MakeContextCurrent()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runApp(t, a)
 	if !(yaw1 < yaw0-0.1) {
 		t.Errorf("dragging right should orbit: yaw %g -> %g", yaw0, yaw1)
 	}

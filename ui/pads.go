@@ -319,8 +319,9 @@ func (c *convexMap) update(s geom.Superovoid, budget time.Duration) bool {
 	return c.next >= len(c.gap)
 }
 
-// convexLine caches the convexity report of the selected shape and the
-// line that shows it.
+// convexLine is the line under the pads: the selected shape's convexity
+// report (from App.Convexity, which caches it per object) and its text,
+// formatted once per shape.
 type convexLine struct {
 	shape  geom.Superovoid
 	valid  bool
@@ -328,16 +329,15 @@ type convexLine struct {
 	text   string
 }
 
-func (l *convexLine) update(s geom.Superovoid) {
+func (l *convexLine) update(s geom.Superovoid, rep geom.ConvexityReport) {
 	if l.valid && l.shape == s {
 		return
 	}
-	l.shape, l.valid = s, true
-	l.report = s.Convexity()
-	if l.report.Convex {
-		l.text = l.report.Reason
+	l.shape, l.valid, l.report = s, true, rep
+	if rep.Convex {
+		l.text = rep.Reason
 	} else {
-		l.text = fmt.Sprintf("non-convex: hull gap %.2g (%s)", l.report.HullGap, l.report.Reason)
+		l.text = fmt.Sprintf("non-convex: hull gap %.2g (%s)", rep.HullGap, rep.Reason)
 	}
 }
 
@@ -419,7 +419,7 @@ func (p *Pads) prepare(a *App) {
 	k = key
 	k.kind, k.color = cursorIcon, cursorColor
 	p.cursor.update(&p.grid, k)
-	p.cvx.update(o.Shape)
+	p.cvx.update(o.Shape, a.Convexity(a.Selected))
 	p.cmapDone = p.cmap.update(o.Shape, cmapBudget)
 }
 

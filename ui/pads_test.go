@@ -397,14 +397,7 @@ func TestPadDragEditsShapeMeshAndContact(t *testing.T) {
 			shapeFinal = a.Scene.Objects[sel].Shape
 		}
 	}
-	var err error
-	onMain(func() {
-		err = Run(a)
-		offscreen.win.MakeContextCurrent()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runApp(t, a)
 	if shapeEnd.Eps == shape0.Eps {
 		t.Fatalf("dragging on the eps pad did not change eps (%v)", shape0.Eps)
 	}

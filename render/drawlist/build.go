@@ -170,13 +170,9 @@ const nonConvexLift = 0.05
 // overshoot by a good share of its height; the box's top when the support
 // is not finite.
 func NonConvexAnchor(b *geom.Body) geom.Vec3 {
-	// The cheap local box (taper widens a section by at most 1+|t|), not
-	// the tight one: finding that takes a search per object per frame, and
-	// only the box's centre and height are used here.
-	s := &b.Shape
-	lb := geom.AABB{Max: geom.Vec3{s.A[0] * (1 + math.Abs(s.Taper[0])), s.A[1] * (1 + math.Abs(s.Taper[1])), s.A[2]}}
-	lb.Min = lb.Max.Mul(-1)
-	box := b.WorldAABBOf(lb)
+	// The cheap local box, not the tight one: finding that takes a search
+	// per object per frame, and only the box's centre and height are used.
+	box := b.WorldAABBOf(b.Shape.LocalAABBFast())
 	c := box.Min.Add(box.Max).Mul(0.5)
 	top := box.Max[2]
 	if h, _ := b.Support(geom.Vec3{0, 0, 1}); h > box.Min[2] && h <= top {
