@@ -7,6 +7,9 @@ type shapeInfo struct {
 	convex  bool
 	hullGap float64
 	reason  string // geom's ConvexityReport.Reason (a constant: no allocation)
+	// sup is the support table of a non-convex shape, for the support-plane
+	// certificate (nil for convex shapes, which need none).
+	sup *geom.SupportTable
 }
 
 // shapeCache memoises per-shape analysis. It is bounded so that a stream of
@@ -46,5 +49,10 @@ func (c *shapeCache) pairConvex(pr *pair) bool {
 // §1). It costs up to ~150 µs for a tapered shape, hence the cache.
 func analyse(s *geom.Superovoid) shapeInfo {
 	r := s.Convexity()
-	return shapeInfo{convex: r.Convex, hullGap: r.HullGap, reason: r.Reason}
+	in := shapeInfo{convex: r.Convex, hullGap: r.HullGap, reason: r.Reason}
+	if !r.Convex {
+		t := s.SupportTable()
+		in.sup = &t
+	}
+	return in
 }

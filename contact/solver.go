@@ -119,7 +119,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
-		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, ia.convex, ib.convex)) {
+		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, &ia, &ib)) {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
@@ -139,7 +139,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, ia.convex, ib.convex)) {
+	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, &ia, &ib)) {
 		sv.finish(&pr, &c, true, &res)
 		return res
 	}
@@ -198,7 +198,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, ia.convex, ib.convex)), &res)
+	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, &ia, &ib)), &res)
 	return res
 }
 
@@ -212,26 +212,27 @@ const certTol = 1e-9
 // convex is the true closest pair. For any unit n, gap(n) = −h_a(n) −
 // h_b(−n) (exact support functions) is at most the distance between the
 // convex hulls, which is at most the distance between the bodies, which is
-// at most the distance of any pair found. So when the gap along the pair's
-// own normal equals its distance (to certTol) the pair is the global
-// minimum. It fails, honestly, when the closest points lie in a dent that
-// the hull bridges over. aConvex and bConvex are the shapes' convexity.
-func hullCertified(pr *pair, c *candidate, aConvex, bConvex bool) bool {
+// at most the distance of any pair found. So when the witness points are
+// the support points along the pair's own normal (to certTol in all), the
+// gap equals the distance and the pair is the global minimum. It fails,
+// honestly, when a closest point lies in a dent that the hull bridges over.
+// ia and ib are the shapes' cached analyses; on a convex shape the witness
+// point, whose normal is ±n, is already its support point.
+func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
 	if !c.valid || !c.separated {
 		return false
 	}
-	n := c.nP
-	// On a convex shape the witness point, whose normal is ±n, is already
-	// its support point: only non-convex shapes need the global search.
-	la, lb := c.lp, c.lq
-	if !aConvex {
-		_, la = pr.a.Support(pr.ta.InvDir(n))
+	tol := certTol
+	if !ia.convex && !ib.convex {
+		tol /= 2
 	}
-	if !bConvex {
-		_, lb = pr.b.Support(pr.tb.InvDir(n.Mul(-1)))
+	if !ia.convex && !ia.sup.IsSupportPoint(pr.ta.InvDir(c.nP), c.lp, tol) {
+		return false
 	}
-	gap := n.Dot(pr.tb.Point(lb).Sub(pr.ta.Point(la)))
-	return gap >= c.sd-certTol
+	if !ib.convex && !ib.sup.IsSupportPoint(pr.tb.InvDir(c.nQ), c.lq, tol) {
+		return false
+	}
+	return true
 }
 
 // better reports whether candidate c is a better answer than cur: any

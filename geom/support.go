@@ -133,14 +133,6 @@ func (s *Superovoid) knownConvex() bool {
 	return s.Taper[0] == s.Taper[1] && s.Eps[1] <= 1.38
 }
 
-// Scan heights for the global maximum of F on shapes that may be
-// non-convex: clustered near the equator for the e2 < 1 dip, spread towards
-// the tips for pointy profiles.
-var (
-	scanDip   = [...]float64{-0.6, -0.3, -0.12, -0.04, -0.01, -0.002, 0, 0.002, 0.01, 0.04, 0.12, 0.3, 0.6}
-	scanPoint = [...]float64{-0.96, -0.88, -0.75, -0.6, -0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.75, 0.88, 0.96}
-)
-
 // PointWithNormal returns the local surface point whose outward normal is n
 // (any length), with its angle-centre parameters: the closed form of
 // math.md §1 for superellipsoids, a safeguarded one-dimensional root search
@@ -219,10 +211,7 @@ func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, 
 // globalTau finds every local maximum of F bracketed by a scan of ψ at
 // fixed heights and returns the best one.
 func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
-	nodes := scanPoint[:]
-	if s.Eps[1] < 1 {
-		nodes = scanDip[:]
-	}
+	nodes := checkNodes[:]
 	bestTau, bestF := 0.0, math.Inf(-1)
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= len(nodes); i++ {

@@ -1,0 +1,152 @@
+package geom
+
+import "math"
+
+// checkNodes are the heights w at which the support search and the support
+// check scan the profile F for its local maxima, clustered at the equator
+// (the shallow dip of e2 < 1) and towards the tips (pointy profiles). 13
+// heights missed maxima 0.2 apart that differ by 2e-5
+// (TestIsSupportPointAgainstDenseSampling found them); 37 find them all.
+var checkNodes = [...]float64{-0.975, -0.94, -0.89, -0.82, -0.74, -0.65, -0.56, -0.47, -0.38, -0.3, -0.23, -0.17, -0.12, -0.08, -0.05, -0.025, -0.01, -0.002,
+	0, 0.002, 0.01, 0.025, 0.05, 0.08, 0.12, 0.17, 0.23, 0.3, 0.38, 0.47, 0.56, 0.65, 0.74, 0.82, 0.89, 0.94, 0.975}
+
+const supportNodes = len(checkNodes)
+
+// SupportTable holds the direction-independent part of the support search of
+// one shape (see PointWithNormal): the scan heights with their zenith
+// parameters, section radii and taper factors. With it, deciding whether a
+// given surface point is the support point in its own normal direction costs
+// a few exponentials per height instead of a root search per local maximum,
+// which is what the contact solver's support-plane certificate needs on every
+// query with a non-convex shape. Build it once per shape; it is read-only
+// afterwards.
+type SupportTable struct {
+	s                           Superovoid
+	n                           int
+	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
+}
+
+// SupportTable builds the support table of the shape.
+func (s *Superovoid) SupportTable() SupportTable {
+	t := SupportTable{s: *s}
+	p := supportProblem{e2: s.Eps[1], beta: 2 - s.Eps[1]}
+	k := 2 / (2 - s.Eps[0])
+	for _, w := range checkNodes {
+		tau, _, c := p.tauOfW(w)
+		i := t.n
+		t.w[i], t.tau[i] = w, tau
+		t.r[i] = math.Exp(s.Eps[1] * math.Log(c))
+		t.cx[i], t.cy[i] = 1+s.Taper[0]*w, 1+s.Taper[1]*w
+		t.cxk[i], t.cyk[i] = math.Exp(k*math.Log(t.cx[i])), math.Exp(k*math.Log(t.cy[i]))
+		t.n++
+	}
+	return t
+}
+
+// Shape returns the shape the table was built for.
+func (t *SupportTable) Shape() Superovoid { return t.s }
+
+// IsSupportPoint reports whether x, a local surface point whose outward
+// normal is n, is the support point in the direction n to within tol: no
+// point of the body lies more than tol beyond x along the unit vector of n,
+// h(n̂) ≤ n̂·x + tol. On a non-convex shape a point with normal n can be a
+// local maximum of n·x in a dent, or a local minimum at its bottom; both are
+// refused. Like PointWithNormal it relies on the scan heights to separate
+// the local maxima of the section-stack profile F (no two in one interval
+// between neighbouring heights): the local maximum in x's own interval is x
+// itself, checked by the sign change of ψ across it, and every other
+// interval holding a maximum is solved and compared.
+func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
+	s := &t.s
+	if !finite3(n) || !finite3(x) || !(tol >= 0) {
+		return false
+	}
+	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
+	if sc == 0 {
+		return false
+	}
+	n = n.Mul(1 / sc)
+	// h(n) for this n is |n|·h(n̂), so the tolerance scales the same way.
+	limit := n.Dot(x) + tol*n.Len()
+	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	if n[0] == 0 && n[1] == 0 {
+		return a3*math.Abs(n[2]) <= limit // the pole is the support point
+	}
+	e1, e2 := s.Eps[0], s.Eps[1]
+	p := supportProblem{
+		lal: math.Log(a1 * math.Abs(n[0])), lbe: math.Log(a2 * math.Abs(n[1])),
+		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
+		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
+	}
+	n0 := math.Exp(logAddExp(p.k*p.lal, p.k*p.lbe) / p.k)
+	bound := 2*math.Abs(p.c)/n0 + 2 // as in PointWithNormal
+	// x must be a local maximum of n·x over the surface, where the surface
+	// is locally convex: the Hessian of G restricted to the tangent plane is
+	// positive (semi)definite. A point at the bottom of a dent is refused
+	// here; a tip (τ infinite) or a point beyond the bound is not a
+	// stationary point of F and is refused below.
+	if !t.locallyConvex(x) {
+		return false
+	}
+	tx, _, _ := p.tauOfW(math.Max(-1, math.Min(1, x[2]/a3)))
+	if !(tx > -bound && tx < bound) {
+		return false
+	}
+	// The section norm's terms are (a1·|mx|)^k·cx^k and (a2·|my|)^k·cy^k;
+	// the table holds the powers of cx and cy.
+	// Scaled by the larger, so that a large k cannot underflow both.
+	lm := math.Max(p.lal, p.lbe)
+	ak0, bk0 := math.Exp(p.k*(p.lal-lm)), math.Exp(p.k*(p.lbe-lm))
+	em := math.Exp(lm)
+	prevTau, prevPsi := -bound, -1.0
+	for i := 0; i <= t.n; i++ {
+		var tau, psi float64
+		if i == t.n {
+			tau, psi = bound, 1
+		} else {
+			tau = t.tau[i]
+			if !(tau > -bound && tau < bound) {
+				continue // ψ's sign is known there: no root beyond the bound
+			}
+			ak, bk := ak0*t.cxk[i], bk0*t.cyk[i]
+			sum := ak + bk
+			nn := em * math.Exp(math.Log(sum)/p.k)
+			nw := nn * (ak*p.tx/t.cx[i] + bk*p.ty/t.cy[i]) / sum
+			if f := t.r[i]*nn + p.c*t.w[i]; f > limit {
+				return false // a point at this height already lies beyond x
+			}
+			psi = tau - (p.c+t.r[i]*nw)/nn
+		}
+		if prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
+			x0 := 0.5 * (prevTau + tau)
+			if psi == 0 {
+				x0 = tau
+			}
+			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); f > limit {
+				return false
+			}
+		}
+		prevTau, prevPsi = tau, psi
+	}
+	return true
+}
+
+// locallyConvex reports whether the surface curves away from its tangent
+// plane at x in every direction (to a relative 1e-9 of the body's size):
+// then a point whose normal is n is a strict local maximum of n·x.
+func (t *SupportTable) locallyConvex(x Vec3) bool {
+	e, ok := t.s.Hessian(x)
+	if !ok {
+		return false
+	}
+	g := e.Grad.Len()
+	if !(g > 0) {
+		return false
+	}
+	u, v := Householder(e.Grad)
+	hu, hv := MulMV(&e.Hess, u), MulMV(&e.Hess, v)
+	huu, hvv, huv := u.Dot(hu), v.Dot(hv), u.Dot(hv)
+	// Smallest eigenvalue of the 2x2 tangent-plane Hessian, as a curvature.
+	lmin := 0.5*(huu+hvv) - math.Sqrt(0.25*(huu-hvv)*(huu-hvv)+huv*huv)
+	return lmin/g >= -1e-9/t.s.BoundingRadiusFast()
+}

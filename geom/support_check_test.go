@@ -1,0 +1,141 @@
+package geom
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// denseSupport is the maximum of n·x over a dense parametric sample of the
+// surface, refined coordinate-wise around the best sample: an independent
+// computation of the support function, global on non-convex shapes too.
+func denseSupport(s *Superovoid, pts []Vec3, na, nz int, n Vec3) float64 {
+	best, bi := math.Inf(-1), 0
+	for i, x := range pts {
+		if v := x.Dot(n); v > best {
+			best, bi = v, i
+		}
+	}
+	b1 := -math.Pi + 2*math.Pi*float64(bi/(nz+1))/float64(na)
+	b2 := -math.Pi/2 + math.Pi*float64(bi%(nz+1))/float64(nz)
+	st1, st2 := 2*math.Pi/float64(na), math.Pi/float64(nz)
+	for it := 0; it < 60; it++ {
+		for _, d := range [][2]float64{{st1, 0}, {-st1, 0}, {0, st2}, {0, -st2}} {
+			q2 := math.Max(-math.Pi/2, math.Min(math.Pi/2, b2+d[1]))
+			if v := s.Point(b1+d[0], q2).Dot(n); v > best {
+				best, b1, b2 = v, b1+d[0], q2
+			}
+		}
+		st1, st2 = st1*0.7, st2*0.7
+	}
+	return best
+}
+
+// TestIsSupportPointAgainstDenseSampling checks the support-point test on
+// random surface points of shapes across the whole parameter range, most of
+// them non-convex: a point it accepts is never beaten by the dense sample
+// (soundness, the certificate's promise), and the support points themselves
+// (PointWithNormal) are accepted, as are points of convex shapes.
+func TestIsSupportPointAgainstDenseSampling(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	const na, nz, tol = 200, 100, 1e-9
+	pts := make([]Vec3, 0, na*(nz+1))
+	accepted, refused, dents, missed, supports, pwnWrong := 0, 0, 0, 0, 0, 0
+	for i := 0; i < 600; i++ {
+		s := randomShape(r)
+		if i%4 == 0 {
+			s.Taper[1] = s.Taper[0]
+		}
+		if i%8 == 1 {
+			s.Eps[1] = 1.5 + 0.4*r.Float64() // pointy and tapered: caved in
+		}
+		tab := s.SupportTable()
+		convex := s.Convexity().Convex
+		pts = pts[:0]
+		for a := 0; a < na; a++ {
+			for z := 0; z <= nz; z++ {
+				pts = append(pts, s.Point(-math.Pi+2*math.Pi*float64(a)/na, -math.Pi/2+math.Pi*float64(z)/nz))
+			}
+		}
+		for j := 0; j < 30; j++ {
+			x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64())
+			n, ok := s.Normal(x)
+			if !ok {
+				continue
+			}
+			h := denseSupport(&s, pts, na, nz, n)
+			got := tab.IsSupportPoint(n, x, tol)
+			if got {
+				accepted++
+				if h > n.Dot(x)+tol+1e-12 {
+					t.Fatalf("%+v: accepted %v with normal %v, but the body reaches %.12g > %.12g along it",
+						s, x, n, h, n.Dot(x))
+				}
+			} else {
+				refused++
+			}
+			if h > n.Dot(x)+1e-6 {
+				dents++
+			} else if convex && !got {
+				missed++
+			}
+			// The support point of the same normal must be accepted.
+			y, _, _, _ := s.PointWithNormal(n)
+			supports++
+			if !tab.IsSupportPoint(n, y, tol) {
+				if h > n.Dot(y)+1e-7 {
+					pwnWrong++
+					t.Logf("%+v n=%v: PointWithNormal %v is not the support (%.12g < %.12g)", s, n, y, n.Dot(y), h)
+				} else {
+					missed++
+				}
+			}
+		}
+	}
+	t.Logf("PointWithNormal wrong: %d", pwnWrong)
+	t.Logf("accepted %d, refused %d (points in dents %d), support points or convex points refused %d of %d",
+		accepted, refused, dents, missed, supports)
+	if pwnWrong > 0 {
+		t.Fatalf("PointWithNormal missed the support point %d times", pwnWrong)
+	}
+	if dents == 0 {
+		t.Fatal("the sweep found no point in a dent: it does not test refusal")
+	}
+	if missed > supports/200 {
+		t.Fatalf("%d true support points refused (more than 0.5%%)", missed)
+	}
+}
+
+func TestIsSupportPointBadInput(t *testing.T) {
+	s := Superovoid{A: [3]float64{1, 2, 3}, Eps: [2]float64{0.5, 1.5}, Taper: [2]float64{0.2, -0.3}}
+	tab := s.SupportTable()
+	x, _, _, _ := s.PointWithNormal(Vec3{0, 0, 1})
+	for _, n := range []Vec3{{}, {math.NaN(), 0, 1}, {math.Inf(1), 0, 0}} {
+		if tab.IsSupportPoint(n, x, 1e-9) {
+			t.Errorf("IsSupportPoint(%v) accepted", n)
+		}
+	}
+	if !tab.IsSupportPoint(Vec3{0, 0, 2}, x, 1e-9) {
+		t.Errorf("the pole is the support point of +z")
+	}
+	if tab.IsSupportPoint(Vec3{0, 0, 1}, x.Mul(0.5), 1e-9) {
+		t.Errorf("an inner point accepted as the support point of +z")
+	}
+}
+
+func BenchmarkIsSupportPoint(b *testing.B) {
+	r := rand.New(rand.NewPCG(11, 12))
+	tabs := make([]SupportTable, 64)
+	ns := make([]Vec3, 64)
+	xs := make([]Vec3, 64)
+	for i := range tabs {
+		s := randomShape(r)
+		tabs[i] = s.SupportTable()
+		ns[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+		xs[i], _, _, _ = s.PointWithNormal(ns[i])
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		tabs[i&63].IsSupportPoint(ns[i&63], xs[i&63], 1e-9)
+	}
+}
