@@ -48,6 +48,7 @@ type system struct {
 	localP   vec
 	localQ   vec
 	paramsOK bool
+	ea, eb   geom.Implicit // F, ∇F, ∇²F of each side (implicit and ntb)
 }
 
 // unitJac returns the derivative of v/|v| given dv.
@@ -61,15 +62,17 @@ func unitJac(u vec, inv float64, dv vec) vec {
 func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 	switch m {
 	case Implicit:
-		if !s.implicitSides(pr, x, jac) {
-			return false
-		}
+		s.n, s.ka, s.kb = 6, 3, 3
+		return s.implicitForm(pr, vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}, &unitBasis, &unitBasis, jac)
+	case NTB:
+		s.n, s.ka, s.kb = 4, 2, 2
+		da := pr.a.Derivs(x[0], x[1])
+		db := pr.b.Derivs(x[2], x[3])
+		dla := [3]vec{da.X1, da.X2}
+		dlb := [3]vec{db.X1, db.X2}
+		return s.implicitForm(pr, da.X, db.X, &dla, &dlb, jac)
 	case Parametric:
 		if !s.parametricSides(pr, x, jac) {
-			return false
-		}
-	case NTB:
-		if !s.ntbSides(pr, x, jac) {
 			return false
 		}
 	}
@@ -78,16 +81,10 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 	s.phi[1] = s.nP.Dot(s.bQ)
 	s.phi[2] = d.Dot(s.tQ)
 	s.phi[3] = d.Dot(s.bQ)
-	if m == Implicit {
-		s.phi[4] = s.Fa
-		s.phi[5] = s.Fb
-	}
 	if !jac {
 		return true
 	}
-	for i := range s.jac {
-		s.jac[i] = [6]float64{}
-	}
+	s.jac = [6][6]float64{}
 	for k := 0; k < s.ka; k++ {
 		s.jac[0][k] = s.dnP[k].Dot(s.tQ)
 		s.jac[1][k] = s.dnP[k].Dot(s.bQ)
@@ -101,10 +98,78 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 		s.jac[2][c] = s.dQ[k].Dot(s.tQ) + d.Dot(s.dtQ[k])
 		s.jac[3][c] = s.dQ[k].Dot(s.bQ) + d.Dot(s.dbQ[k])
 	}
-	if m == Implicit {
+	return true
+}
+
+// implicitForm evaluates the system where normals and frames come from the
+// implicit gradients (the implicit and ntb schemes): lp, lq are the local
+// points and dla, dlb their derivatives with respect to each side's
+// unknowns (the unit basis for the implicit scheme). Each Jacobian row is
+// a gradient with respect to a local point, dotted with those derivatives;
+// the gradients are formed as adjoint products (∇²F times one vector)
+// rather than by differentiating the frame vectors themselves:
+//
+//	∂(n_P·v)/∂p = ∇²F_a·(I − n̂n̂ᵀ)·R_abᵀv/|∇F_a|
+//	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, HouseholderGrad)
+//
+// It returns false where the iterate leaves the domain or a gradient
+// vanishes.
+func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
+	ea, eb := &s.ea, &s.eb
+	if !pr.a.ResidualHessianInto(lp, jac, ea) || !pr.b.ResidualHessianInto(lq, jac, eb) {
+		return false
+	}
+	ga, gb := ea.Grad, eb.Grad
+	gla, glb := ga.Len(), gb.Len()
+	if !(gla > 0) || math.IsInf(gla, 0) || !(glb > 0) || math.IsInf(glb, 0) {
+		return false
+	}
+	inv := 1 / gla
+	nl := ga.Mul(inv)
+	s.nP = pr.ab.Dir(nl)
+	s.P = pr.ab.Point(lp)
+	s.Q = lq
+	s.Fa, s.gFa, s.Fb, s.gFb = ea.G, ga, eb.G, gb
+	s.localP, s.localQ = lp, lq
+	t, b := geom.Householder(gb)
+	s.tQ, s.bQ = t, b
+	d := s.Q.Sub(s.P)
+	s.phi[0] = s.nP.Dot(t)
+	s.phi[1] = s.nP.Dot(b)
+	s.phi[2] = d.Dot(t)
+	s.phi[3] = d.Dot(b)
+	if s.n == 6 {
+		s.phi[4], s.phi[5] = ea.G, eb.G
+	}
+	if !jac {
+		return true
+	}
+	s.jac = [6][6]float64{}
+	ta, ba := pr.ab.InvDir(t), pr.ab.InvDir(b)
+	wt := geom.MulMV(&ea.Hess, ta.Sub(nl.Mul(nl.Dot(ta))).Mul(inv))
+	wb := geom.MulMV(&ea.Hess, ba.Sub(nl.Mul(nl.Dot(ba))).Mul(inv))
+	for k := 0; k < s.ka; k++ {
+		dl := dla[k]
+		s.jac[0][k] = wt.Dot(dl)
+		s.jac[1][k] = wb.Dot(dl)
+		s.jac[2][k] = -ta.Dot(dl)
+		s.jac[3][k] = -ba.Dot(dl)
+	}
+	gtn, gbn := geom.HouseholderGrad(gb, s.nP)
+	gtd, gbd := geom.HouseholderGrad(gb, d)
+	ut, ub := geom.MulMV(&eb.Hess, gtn), geom.MulMV(&eb.Hess, gbn)
+	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
+	for k := 0; k < s.kb; k++ {
+		dl, c := dlb[k], s.ka+k
+		s.jac[0][c] = ut.Dot(dl)
+		s.jac[1][c] = ub.Dot(dl)
+		s.jac[2][c] = vt.Dot(dl)
+		s.jac[3][c] = vb.Dot(dl)
+	}
+	if s.n == 6 {
 		for k := 0; k < 3; k++ {
-			s.jac[4][k] = s.gFa[k]
-			s.jac[5][3+k] = s.gFb[k]
+			s.jac[4][k] = ga[k]
+			s.jac[5][3+k] = gb[k]
 		}
 	}
 	return true
@@ -123,83 +188,7 @@ func mulMat3(a, b *geom.Mat3) geom.Mat3 {
 
 func col(m *geom.Mat3, k int) vec { return vec{m[k*3], m[k*3+1], m[k*3+2]} }
 
-// normalSide fills P-side quantities from the implicit residual at a local point
-// of a, given the local derivatives of the point with respect to the unknowns.
-func (s *system) normalSide(pr *pair, lp vec, dl *[3]vec, k int, jac bool) bool {
-	e, ok := pr.a.ResidualHessian(lp, jac)
-	if !ok {
-		return false
-	}
-	g := e.Grad
-	gl := g.Len()
-	if !(gl > 0) || math.IsInf(gl, 0) {
-		return false
-	}
-	inv := 1 / gl
-	nl := g.Mul(inv)
-	s.nP = pr.ab.Dir(nl)
-	s.P = pr.ab.Point(lp)
-	s.Fa, s.gFa = e.G, g
-	s.localP = lp
-	if jac {
-		for i := 0; i < k; i++ {
-			dg := geom.MulMV(&e.Hess, dl[i])
-			s.dnP[i] = pr.ab.Dir(unitJac(nl, inv, dg))
-			s.dP[i] = pr.ab.Dir(dl[i])
-		}
-	}
-	return true
-}
-
-// frameSide fills Q-side quantities: the Householder frame of the implicit
-// normal of b at a local point, with derivatives along dl.
-func (s *system) frameSide(pr *pair, lq vec, dl *[3]vec, k int, jac bool) bool {
-	e, ok := pr.b.ResidualHessian(lq, jac)
-	if !ok {
-		return false
-	}
-	g := e.Grad
-	gl := g.Len()
-	if !(gl > 0) || math.IsInf(gl, 0) {
-		return false
-	}
-	s.Q = lq
-	s.Fb, s.gFb = e.G, g
-	s.localQ = lq
-	if !jac {
-		t, b := geom.Householder(g)
-		s.tQ, s.bQ = t, b
-		return true
-	}
-	t, b, dT, dB := geom.HouseholderJac(g)
-	s.tQ, s.bQ = t, b
-	TH := mulMat3(&dT, &e.Hess)
-	BH := mulMat3(&dB, &e.Hess)
-	for i := 0; i < k; i++ {
-		s.dtQ[i] = geom.MulMV(&TH, dl[i])
-		s.dbQ[i] = geom.MulMV(&BH, dl[i])
-		s.dQ[i] = dl[i]
-	}
-	return true
-}
-
 var unitBasis = [3]vec{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-
-func (s *system) implicitSides(pr *pair, x *[6]float64, jac bool) bool {
-	s.n, s.ka, s.kb = 6, 3, 3
-	lp := vec{x[0], x[1], x[2]}
-	lq := vec{x[3], x[4], x[5]}
-	return s.normalSide(pr, lp, &unitBasis, 3, jac) && s.frameSide(pr, lq, &unitBasis, 3, jac)
-}
-
-func (s *system) ntbSides(pr *pair, x *[6]float64, jac bool) bool {
-	s.n, s.ka, s.kb = 4, 2, 2
-	da := pr.a.Derivs(x[0], x[1])
-	db := pr.b.Derivs(x[2], x[3])
-	dla := [3]vec{da.X1, da.X2}
-	dlb := [3]vec{db.X1, db.X2}
-	return s.normalSide(pr, da.X, &dla, 2, jac) && s.frameSide(pr, db.X, &dlb, 2, jac)
-}
 
 func (s *system) parametricSides(pr *pair, x *[6]float64, jac bool) bool {
 	s.n, s.ka, s.kb = 4, 2, 2

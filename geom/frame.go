@@ -9,8 +9,18 @@ import "math"
 // because they only need some orthonormal basis of the tangent plane.
 // (n̂, t, b) has handedness σ; use TangentFrame for a right-handed frame.
 func Householder(n Vec3) (t, b Vec3) {
-	t, b, _, _ = householder(n, false)
-	return
+	n0, n1, n2 := n[0], n[1], n[2]
+	nn := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
+	if nn == 0 {
+		return Vec3{0, 1, 0}, Vec3{0, 0, 1}
+	}
+	h0 := n0 + nn
+	if n0 < 0 {
+		h0 = n0 - nn
+	}
+	k := -2 / (h0*h0 + n1*n1 + n2*n2)
+	ky, kz := k*n1, k*n2
+	return Vec3{ky * h0, 1 + ky*n1, ky * n2}, Vec3{kz * h0, kz * n1, 1 + kz*n2}
 }
 
 // HouseholderJac returns the Householder tangent and binormal of n together
@@ -77,4 +87,35 @@ func TangentFrame(n Vec3) (t, b Vec3) {
 func Orthonormal(a, b, c Vec3, tol float64) bool {
 	return math.Abs(a.Len()-1) < tol && math.Abs(b.Len()-1) < tol && math.Abs(c.Len()-1) < tol &&
 		math.Abs(a.Dot(b)) < tol && math.Abs(a.Dot(c)) < tol && math.Abs(b.Dot(c)) < tol
+}
+
+// HouseholderGrad returns the gradients with respect to n of t·v and b·v,
+// (t, b) the Householder frame of n: the products of HouseholderJac's
+// transposed Jacobians with v, at a fraction of the cost, for the
+// contact equations' rows n_P·t_Q and d·t_Q.
+func HouseholderGrad(n, v Vec3) (gt, gb Vec3) {
+	n0, n1, n2 := n[0], n[1], n[2]
+	v0, v1, v2 := v[0], v[1], v[2]
+	nn := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
+	if nn == 0 {
+		return
+	}
+	s := 1 / nn
+	h0 := n0 + nn
+	if n0 < 0 {
+		h0 = n0 - nn
+		s = -s
+	}
+	ib := 1 / (h0*h0 + n1*n1 + n2*n2) // 1/β, h = (h0, n1, n2)
+	hv := h0*v0 + n1*v1 + n2*v2
+	// t·v = v_y − 2·h_y·(h·v)/β, so
+	// ∇_h(t·v) = −2/β·((h·v)·e_y + h_y·v) + 4·h_y·(h·v)/β²·h; b likewise with z.
+	k := -2 * ib
+	ct := 4 * n1 * hv * ib * ib
+	cb := 4 * n2 * hv * ib * ib
+	t0, t1, t2 := k*n1*v0+ct*h0, k*(hv+n1*v1)+ct*n1, k*n1*v2+ct*n2
+	b0, b1, b2 := k*n2*v0+cb*h0, k*n2*v1+cb*n1, k*(hv+n2*v2)+cb*n2
+	// h = n + σ·|n|·e_x: ∇_n = ∇_h + σ·(∇_h)_x·n/|n|.
+	st, sb := s*t0, s*b0
+	return Vec3{t0 + st*n0, t1 + st*n1, t2 + st*n2}, Vec3{b0 + sb*n0, b1 + sb*n1, b2 + sb*n2}
 }

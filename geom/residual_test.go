@@ -1,0 +1,90 @@
+package geom
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// ResidualHessianInto (the fused evaluation) agrees with F = G^(e2/2) − 1
+// composed from Hessian's G, ∇G and ∇²G by the chain rule, across the
+// parameter range and at points inside, on and outside the surface,
+// including the coordinate planes.
+func TestResidualHessianIntoMatchesChainRule(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for i := 0; i < 20000; i++ {
+		s := randomShape(r)
+		x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64()).Mul(0.7 + 0.6*r.Float64())
+		if i%10 == 0 {
+			x[i/10%3] = 0
+		}
+		var got Implicit
+		ok1 := s.ResidualHessianInto(x, true, &got)
+		e, ok2 := s.Hessian(x)
+		if ok1 != ok2 {
+			t.Fatalf("%+v at %v: ok %v, Hessian ok %v", s, x, ok1, ok2)
+		}
+		if !ok1 {
+			continue
+		}
+		h := s.Eps[1] / 2
+		gh := math.Pow(e.G, h)
+		k := h * gh / e.G
+		grad := e.Grad.Mul(k)
+		if math.Abs(got.G-(gh-1)) > 1e-13*gh {
+			t.Fatalf("%+v at %v: F %v, want %v", s, x, got.G, gh-1)
+		}
+		gs := grad.Len()
+		if got.Grad.Sub(grad).Len() > 1e-12*gs {
+			t.Fatalf("%+v at %v: ∇F %v, want %v", s, x, got.Grad, grad)
+		}
+		hs := 0.0
+		want := Mat3{}
+		for j := 0; j < 9; j++ {
+			a, b := k*e.Hess[j], (1-1/h)/gh*grad[j%3]*grad[j/3]
+			want[j] = a + b
+			// the two terms cancel near a flat face: compare with their size
+			hs = math.Max(hs, math.Abs(a)+math.Abs(b))
+		}
+		for j := 0; j < 9; j++ {
+			if math.Abs(got.Hess[j]-want[j]) > 1e-11*hs {
+				t.Fatalf("%+v at %v: ∇²F[%d] %v, want %v", s, x, j, got.Hess[j], want[j])
+			}
+		}
+	}
+}
+
+// HouseholderGrad is the transposed HouseholderJac applied to v.
+func TestHouseholderGradMatchesJacobian(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	for i := 0; i < 10000; i++ {
+		n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(math.Exp(4 * r.NormFloat64()))
+		v := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+		gt, gb := HouseholderGrad(n, v)
+		_, _, dt, db := HouseholderJac(n)
+		for j := 0; j < 3; j++ {
+			wt := v[0]*dt[j*3] + v[1]*dt[j*3+1] + v[2]*dt[j*3+2]
+			wb := v[0]*db[j*3] + v[1]*db[j*3+1] + v[2]*db[j*3+2]
+			sc := v.Len() / n.Len()
+			if math.Abs(gt[j]-wt) > 1e-12*sc || math.Abs(gb[j]-wb) > 1e-12*sc {
+				t.Fatalf("n=%v v=%v: gradients %v %v, Jacobian gives %v %v at %d", n, v, gt, gb, wt, wb, j)
+			}
+		}
+	}
+	if gt, gb := HouseholderGrad(Vec3{}, Vec3{1, 2, 3}); gt != (Vec3{}) || gb != (Vec3{}) {
+		t.Fatal("zero normal must give zero gradients")
+	}
+}
+
+// Householder's fast path gives the frame of HouseholderJac.
+func TestHouseholderMatchesJacobianFrame(t *testing.T) {
+	r := rand.New(rand.NewPCG(55, 56))
+	for i := 0; i < 10000; i++ {
+		n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(math.Exp(4 * r.NormFloat64()))
+		t1, b1 := Householder(n)
+		t2, b2, _, _ := HouseholderJac(n)
+		if t1.Sub(t2).Len() > 1e-15 || b1.Sub(b2).Len() > 1e-15 {
+			t.Fatalf("n=%v: Householder %v %v, HouseholderJac %v %v", n, t1, b1, t2, b2)
+		}
+	}
+}
