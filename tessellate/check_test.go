@@ -3,6 +3,7 @@ package tessellate
 import (
 	"math"
 	"math/rand"
+	"testing"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -107,13 +108,18 @@ func selfIntersections(m *Mesh) int {
 }
 
 // segTri reports whether segment pq crosses triangle abc (Möller–Trumbore).
+// A segment parallel to the triangle's plane to rounding crosses it only if
+// it lies in that plane and passes through the triangle's interior (a
+// strict test in the plane); for such segments the determinant is rounding
+// noise and the general test would answer at random. Reflected quarters
+// make exactly coplanar neighbours on flat faces.
 func segTri(p, q, a, b, c geom.Vec3) bool {
 	d := q.Sub(p)
 	e1, e2 := b.Sub(a), c.Sub(a)
 	h := d.Cross(e2)
 	det := e1.Dot(h)
-	if math.Abs(det) < 1e-300 {
-		return false
+	if math.Abs(det) <= 1e-12*d.Len()*e1.Len()*e2.Len() {
+		return coplanarSegTri(p, q, a, b, c)
 	}
 	f := 1 / det
 	s := p.Sub(a)
@@ -128,4 +134,61 @@ func segTri(p, q, a, b, c geom.Vec3) bool {
 	}
 	t := f * e2.Dot(qq)
 	return t >= 0 && t <= 1
+}
+
+// coplanarSegTri handles segTri's parallel case: false unless p and q lie
+// in the plane of abc and the segment meets the open triangle.
+func coplanarSegTri(p, q, a, b, c geom.Vec3) bool {
+	n := b.Sub(a).Cross(c.Sub(a))
+	nl := n.Len()
+	if nl == 0 {
+		return false
+	}
+	n = n.Mul(1 / nl)
+	scale := math.Max(b.Sub(a).Len(), c.Sub(a).Len())
+	if math.Abs(p.Sub(a).Dot(n)) > 1e-9*scale || math.Abs(q.Sub(a).Dot(n)) > 1e-9*scale {
+		return false
+	}
+	// 2D coordinates in the plane.
+	u := b.Sub(a).Normalize()
+	v := n.Cross(u)
+	to2 := func(x geom.Vec3) [2]float64 { r := x.Sub(a); return [2]float64{r.Dot(u), r.Dot(v)} }
+	P, Q, A, B, C := to2(p), to2(q), to2(a), to2(b), to2(c)
+	orient := func(o, s, t [2]float64) float64 { return (s[0]-o[0])*(t[1]-o[1]) - (s[1]-o[1])*(t[0]-o[0]) }
+	eps := 1e-12 * scale * scale
+	inside := func(x [2]float64) bool {
+		return orient(A, B, x) > eps && orient(B, C, x) > eps && orient(C, A, x) > eps
+	}
+	if inside(P) || inside(Q) {
+		return true
+	}
+	// Proper crossings of the triangle's edges.
+	cross := func(s1, s2 [2]float64) bool {
+		d1, d2 := orient(P, Q, s1), orient(P, Q, s2)
+		d3, d4 := orient(s1, s2, P), orient(s1, s2, Q)
+		return ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps)) && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
+	}
+	return cross(A, B) || cross(B, C) || cross(C, A)
+}
+
+// TestSegTri: crossings, misses, and the coplanar cases.
+func TestSegTri(t *testing.T) {
+	a, b, c := geom.Vec3{0, 0, 0}, geom.Vec3{1, 0, 0}, geom.Vec3{0, 1, 0}
+	for _, k := range []struct {
+		p, q geom.Vec3
+		want bool
+	}{
+		{geom.Vec3{0.2, 0.2, -1}, geom.Vec3{0.2, 0.2, 1}, true},
+		{geom.Vec3{0.8, 0.8, -1}, geom.Vec3{0.8, 0.8, 1}, false},
+		{geom.Vec3{0.2, 0.2, 0.1}, geom.Vec3{0.2, 0.2, 1}, false},
+		{geom.Vec3{-1, 0.2, 0}, geom.Vec3{1, 0.2, 0}, true},    // in the plane, across
+		{geom.Vec3{0.1, 0.1, 0}, geom.Vec3{2, 2, 0}, true},     // in the plane, from inside
+		{geom.Vec3{-1, -0.5, 0}, geom.Vec3{2, -0.5, 0}, false}, // in the plane, outside
+		{geom.Vec3{0, -1, 0}, geom.Vec3{0, -0.1, 0}, false},    // on an edge's line, outside
+		{geom.Vec3{-1, 0.2, 0.01}, geom.Vec3{1, 0.2, 0.01}, false},
+	} {
+		if got := segTri(k.p, k.q, a, b, c); got != k.want {
+			t.Errorf("%v–%v: %v, want %v", k.p, k.q, got, k.want)
+		}
+	}
 }

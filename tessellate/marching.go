@@ -48,6 +48,7 @@ const ProjectTol = 1e-12
 type Marcher struct {
 	mesh Mesh
 	s    geom.Superovoid
+	ev   evaluator
 	opt  MarchOptions
 	h    float64 // target edge
 	// expect overestimates the vertex count (bounding-box area over the
@@ -57,23 +58,43 @@ type Marcher struct {
 	size   []float64 // per-vertex target edge (adaptive)
 
 	// Front nodes. A mesh vertex may have several nodes after splits.
-	vert       []int32
-	prev, next []int32
-	loop       []int32
-	alive      []bool
-	stamp      []uint32
-	loopLen    []int32
+	nodes    []node
+	free     []int32 // dead nodes, reused so that the live front stays in cache
+	loopLen  []int32
+	loopSide []int8 // +1: the upper patch (z > 0), −1: the lower
 
-	heap []heapItem
+	bverts []int32        // boundary vertices, curve by curve
+	table  []curveSample3 // scratch of sampleCurve
+	remap  []int32        // vertex maps of the reflections
 
-	// Spatial hash of front nodes: bucket heads and chains.
-	head  []int32
-	chain []int32
-	mask  uint64
-	cell  float64
+	// heap orders the live front nodes by uncovered angle; node.hp is each
+	// node's position in it, so that an angle that changes moves its entry
+	// instead of leaving a stale one behind.
+	heap []heapEnt
+
+	// Spatial hash of the live front nodes: bucket heads; chains run
+	// through node.hnext/hprev. Cells are at least twice the proximity
+	// radius, so a query looks at no more than 2×2×2 cells.
+	head    []int32
+	mask    uint64
+	invCell float64
 
 	// Stats of the last build.
 	Stats MarchStats
+}
+
+// node is a front node: a vertex on a loop of the front.
+type node struct {
+	p, n         geom.Vec3 // the vertex's position and normal
+	frm          geom.Vec3 // frame normal (see update), set with the heap key
+	vert         int32
+	prev, next   int32
+	loop         int32
+	hp           int32 // heap position, −1 when not queued
+	hnext, hprev int32 // hash chain
+	bucket       int32
+	planes       uint8 // the coordinate planes its vertex lies on (boundary)
+	alive        bool
 }
 
 // MarchStats describes the last build.
@@ -81,10 +102,9 @@ type MarchStats struct {
 	Steps, Splits, Fallbacks int
 }
 
-type heapItem struct {
-	ang   float64
-	node  int32
-	stamp uint32
+type heapEnt struct {
+	key  float64 // pseudoAngle of the uncovered angle
+	node int32
 }
 
 // ErrNoClose is returned when the front fails to close within the step
@@ -118,38 +138,40 @@ func (mt *Marcher) Build(s geom.Superovoid, opt MarchOptions) (*Mesh, error) {
 	}
 	mt.s, mt.opt, mt.h = s, opt, opt.Edge
 	mt.reset()
-	if err := mt.seed(); err != nil {
+	if err := mt.boundary(); err != nil {
 		return nil, err
 	}
 	if err := mt.march(); err != nil {
 		return nil, err
 	}
+	mt.mirror()
 	return &mt.mesh, nil
 }
 
 func (mt *Marcher) reset() {
 	mt.mesh.Reset()
+	mt.ev.init(&mt.s)
 	mt.size = mt.size[:0]
-	mt.vert, mt.prev, mt.next, mt.loop = mt.vert[:0], mt.prev[:0], mt.next[:0], mt.loop[:0]
-	mt.alive, mt.stamp, mt.loopLen = mt.alive[:0], mt.stamp[:0], mt.loopLen[:0]
+	mt.nodes = mt.nodes[:0]
+	mt.free = mt.free[:0]
+	mt.loopLen = mt.loopLen[:0]
+	mt.loopSide = mt.loopSide[:0]
+	mt.bverts = mt.bverts[:0]
 	mt.heap = mt.heap[:0]
-	mt.chain = mt.chain[:0]
 	mt.Stats = MarchStats{}
-	// Expected vertex count from the bounding box area: sizes the hash.
+	// Expected vertex count from the bounding box area.
 	b := mt.s.LocalAABB()
 	d := b.Max.Sub(b.Min)
 	area := 2 * (d[0]*d[1] + d[1]*d[2] + d[0]*d[2])
-	hmin := mt.h
-	if mt.opt.Adaptive {
-		hmin = mt.opt.MinEdge
-	}
 	nv := int(area/(0.5*mt.h*mt.h)) + 64
 	if mt.opt.Adaptive {
-		nv = int(area/(0.5*mt.h*hmin)) + 64
+		nv = int(area/(0.5*mt.h*mt.opt.MinEdge)) + 64
 	}
 	mt.expect = nv
+	// Only the front is hashed: a few times the square root of the
+	// vertex count.
 	n := 1024
-	for n < 2*nv && n < 1<<24 {
+	for n*n < 256*nv && n < 1<<20 {
 		n *= 2
 	}
 	if cap(mt.head) < n {
@@ -160,19 +182,22 @@ func (mt *Marcher) reset() {
 		mt.head[i] = -1
 	}
 	mt.mask = uint64(n - 1)
-	mt.cell = 1.6 * mt.h
+	// Twice the largest proximity radius (1.3 edges), and a little more.
+	mt.invCell = 1 / (2.7 * mt.h)
 }
 
-// project moves x onto G = 1 (see projectPoint).
+// project moves x onto G = 1: the shape's specialised evaluator first,
+// geom's projectPoint where that fails.
 func (mt *Marcher) project(x geom.Vec3) (p, n geom.Vec3, ok bool) {
+	if p, n, ok = mt.ev.project(x, 2*mt.h); ok {
+		return p, n, ok
+	}
 	p, n, ok, fell := projectPoint(&mt.s, x, 2*mt.h)
 	if fell {
 		mt.Stats.Fallbacks++
 	}
 	return p, n, ok
 }
-
-func (mt *Marcher) radial(x geom.Vec3) (p, n geom.Vec3, ok bool) { return projectRadial(&mt.s, x) }
 
 // localSize returns the target edge at a surface point with unit normal n.
 func (mt *Marcher) localSize(p, n geom.Vec3) float64 {
@@ -211,204 +236,246 @@ func (mt *Marcher) addTri(a, b, c int32) {
 	mt.mesh.Indices = append(mt.mesh.Indices, uint32(a), uint32(b), uint32(c))
 }
 
-func (mt *Marcher) bucket(p geom.Vec3) uint64 {
-	ix := int64(math.Floor(p[0] / mt.cell))
-	iy := int64(math.Floor(p[1] / mt.cell))
-	iz := int64(math.Floor(p[2] / mt.cell))
-	return mt.hashCell(ix, iy, iz)
-}
-
-func (mt *Marcher) hashCell(ix, iy, iz int64) uint64 {
+func (mt *Marcher) hashCell(ix, iy, iz int64) int32 {
 	h := uint64(ix)*0x9E3779B185EBCA87 ^ uint64(iy)*0xC2B2AE3D27D4EB4F ^ uint64(iz)*0x165667B19E3779F9
 	h ^= h >> 29
-	return h & mt.mask
+	return int32(h & mt.mask)
 }
 
-// addNode creates a front node for vertex v in loop l.
+// addNode creates a front node for vertex v in loop l and hashes it.
 func (mt *Marcher) addNode(v, l int32) int32 {
-	i := int32(len(mt.vert))
-	mt.vert = append(mt.vert, v)
-	mt.prev = append(mt.prev, -1)
-	mt.next = append(mt.next, -1)
-	mt.loop = append(mt.loop, l)
-	mt.alive = append(mt.alive, true)
-	mt.stamp = append(mt.stamp, 0)
-	b := mt.bucket(mt.mesh.Positions[v])
-	mt.chain = append(mt.chain, mt.head[b])
+	p := mt.mesh.Positions[v]
+	c := mt.invCell
+	b := mt.hashCell(int64(math.Floor(p[0]*c)), int64(math.Floor(p[1]*c)), int64(math.Floor(p[2]*c)))
+	h := mt.head[b]
+	nd := node{p: p, n: mt.mesh.Normals[v], vert: v, prev: -1, next: -1, loop: l, hp: -1, hnext: h, hprev: -1, bucket: b, planes: planesOf(p), alive: true}
+	var i int32
+	if k := len(mt.free); k > 0 {
+		i = mt.free[k-1]
+		mt.free = mt.free[:k-1]
+		mt.nodes[i] = nd
+	} else {
+		i = int32(len(mt.nodes))
+		mt.nodes = append(mt.nodes, nd)
+	}
+	if h >= 0 {
+		mt.nodes[h].hprev = i
+	}
 	mt.head[b] = i
 	return i
 }
 
-func (mt *Marcher) link(a, b int32) { mt.next[a], mt.prev[b] = b, a }
-
-func (mt *Marcher) pos(node int32) geom.Vec3 { return mt.mesh.Positions[mt.vert[node]] }
-func (mt *Marcher) nrm(node int32) geom.Vec3 { return mt.mesh.Normals[mt.vert[node]] }
-
-// frame returns the normal of the plane in which a node's angle is measured
-// and its fan is laid: the vertex normal blended with its front neighbours',
-// so that on a ridge sharper than the edge length (e near 0 or 2) the
-// neighbours on the other side do not fold over when projected.
-func (mt *Marcher) frame(i int32) geom.Vec3 {
-	n := mt.nrm(i).Mul(2).Add(mt.nrm(mt.prev[i])).Add(mt.nrm(mt.next[i]))
-	if l := n.Len(); l > 1e-9 {
-		return n.Mul(1 / l)
+// kill takes a node off the front: out of the heap and the hash.
+func (mt *Marcher) kill(i int32) {
+	nd := &mt.nodes[i]
+	if !nd.alive {
+		return
 	}
-	return mt.nrm(i)
+	nd.alive = false
+	if nd.hp >= 0 {
+		mt.heapRemove(nd.hp)
+	}
+	if nd.hprev >= 0 {
+		mt.nodes[nd.hprev].hnext = nd.hnext
+	} else {
+		mt.head[nd.bucket] = nd.hnext
+	}
+	if nd.hnext >= 0 {
+		mt.nodes[nd.hnext].hprev = nd.hprev
+	}
+	mt.free = append(mt.free, i)
 }
+
+func (mt *Marcher) link(a, b int32) { mt.nodes[a].next, mt.nodes[b].prev = b, a }
+
+func (mt *Marcher) pos(node int32) geom.Vec3 { return mt.nodes[node].p }
 
 // tangent returns d projected onto the plane normal to n.
 func tangent(d, n geom.Vec3) geom.Vec3 { return d.Sub(n.Mul(d.Dot(n))) }
 
-// angle returns the uncovered angle at a front node in [0, 2π): measured in
-// the tangent plane, counter-clockwise about the normal from the edge to the
-// previous node to the edge to the next one.
+// update recomputes a node's frame and uncovered angle after a change of
+// its neighbours, and (re)queues it.
+//
+// The frame normal is the vertex normal blended with its front
+// neighbours', so that on a ridge sharper than the edge length (e near 0
+// or 2) the neighbours on the other side do not fold over when projected.
+// The angle is measured in that plane, counter-clockwise about the normal
+// from the edge to the previous node to the edge to the next one; the heap
+// orders by a pseudo-angle, monotone in it, which needs no arctangent.
+func (mt *Marcher) update(i int32) {
+	nd := &mt.nodes[i]
+	a, b, c := nd.n, mt.nodes[nd.prev].n, mt.nodes[nd.next].n
+	n := geom.Vec3{2*a[0] + b[0] + c[0], 2*a[1] + b[1] + c[1], 2*a[2] + b[2] + c[2]}
+	if l2 := n[0]*n[0] + n[1]*n[1] + n[2]*n[2]; l2 > 1e-18 {
+		r := 1 / math.Sqrt(l2)
+		n = geom.Vec3{n[0] * r, n[1] * r, n[2] * r}
+	} else {
+		n = a
+	}
+	nd.frm = n
+	var key float64
+	if nd.planes == 0 {
+		key = pseudoAngle(mt.angleYX(i))
+	} else {
+		_, _, w := mt.basis(i)
+		sn, cs := math.Sincos(w)
+		key = pseudoAngle(sn, cs)
+	}
+	if nd.hp >= 0 {
+		mt.heapFix(nd.hp, key)
+	} else {
+		mt.heapPush(i, key)
+	}
+}
+
+// angleYX returns the sine and cosine terms (y, x) of node i's uncovered
+// angle atan2(y, x), up to a common positive factor, in its frame.
+func (mt *Marcher) angleYX(i int32) (y, x float64) {
+	nd := &mt.nodes[i]
+	n := nd.frm
+	v := nd.p
+	pn, pp := mt.nodes[nd.next].p, mt.nodes[nd.prev].p
+	d1 := geom.Vec3{pn[0] - v[0], pn[1] - v[1], pn[2] - v[2]}
+	d2 := geom.Vec3{pp[0] - v[0], pp[1] - v[1], pp[2] - v[2]}
+	// n·(t2×t1) = n·(d2×d1) for the tangential parts t of d.
+	cx := d2[1]*d1[2] - d2[2]*d1[1]
+	cy := d2[2]*d1[0] - d2[0]*d1[2]
+	cz := d2[0]*d1[1] - d2[1]*d1[0]
+	y = n[0]*cx + n[1]*cy + n[2]*cz
+	x = d2[0]*d1[0] + d2[1]*d1[1] + d2[2]*d1[2] - (n[0]*d2[0]+n[1]*d2[1]+n[2]*d2[2])*(n[0]*d1[0]+n[1]*d1[1]+n[2]*d1[2])
+	return y, x
+}
+
+// angle returns node i's uncovered angle in [0, 2π).
 func (mt *Marcher) angle(i int32) float64 {
-	n := mt.frame(i)
-	v := mt.pos(i)
-	d1 := tangent(mt.pos(mt.next[i]).Sub(v), n)
-	d2 := tangent(mt.pos(mt.prev[i]).Sub(v), n)
-	a := math.Atan2(n.Dot(d2.Cross(d1)), d2.Dot(d1))
+	if mt.nodes[i].planes != 0 {
+		_, _, w := mt.basis(i)
+		return w
+	}
+	a := math.Atan2(mt.angleYX(i))
 	if a < 0 {
 		a += 2 * math.Pi
 	}
 	return a
 }
 
-// push (re)queues a node with its current angle; older entries go stale.
-func (mt *Marcher) push(i int32) {
-	mt.stamp[i]++
-	it := heapItem{mt.angle(i), i, mt.stamp[i]}
-	h := append(mt.heap, it)
-	k := len(h) - 1
+// pseudoAngle maps atan2(y, x), taken in [0, 2π), monotonically onto
+// [0, 4): one division instead of an arctangent.
+func pseudoAngle(y, x float64) float64 {
+	if y >= 0 {
+		if x > 0 {
+			return y / (x + y)
+		}
+		if y == 0 && x == 0 {
+			return 0
+		}
+		return 1 - x/(y-x)
+	}
+	if x <= 0 {
+		return 2 + y/(x+y)
+	}
+	return 3 + x/(x-y)
+}
+
+func (mt *Marcher) heapSet(k int, e heapEnt) {
+	mt.heap[k] = e
+	mt.nodes[e.node].hp = int32(k)
+}
+
+func (mt *Marcher) heapPush(i int32, key float64) {
+	mt.heap = append(mt.heap, heapEnt{key, i})
+	k := len(mt.heap) - 1
+	mt.nodes[i].hp = int32(k)
+	mt.siftUp(k)
+}
+
+// heapFix sets the key of the entry at k and restores the order.
+func (mt *Marcher) heapFix(k int32, key float64) {
+	old := mt.heap[k].key
+	mt.heap[k].key = key
+	if key < old {
+		mt.siftUp(int(k))
+	} else {
+		mt.siftDown(int(k))
+	}
+}
+
+func (mt *Marcher) heapRemove(k int32) {
+	h := mt.heap
+	last := len(h) - 1
+	mt.nodes[h[k].node].hp = -1
+	if int(k) != last {
+		e := h[last]
+		mt.heap = h[:last]
+		mt.heapSet(int(k), e)
+		if k > 0 && e.key < mt.heap[(k-1)/2].key {
+			mt.siftUp(int(k))
+		} else {
+			mt.siftDown(int(k))
+		}
+		return
+	}
+	mt.heap = h[:last]
+}
+
+func (mt *Marcher) siftUp(k int) {
+	h := mt.heap
+	e := h[k]
 	for k > 0 {
 		p := (k - 1) / 2
-		if h[p].ang <= h[k].ang {
+		if h[p].key <= e.key {
 			break
 		}
-		h[p], h[k] = h[k], h[p]
+		mt.heapSet(k, h[p])
 		k = p
 	}
-	mt.heap = h
+	mt.heapSet(k, e)
 }
 
-func (mt *Marcher) pop() (heapItem, bool) {
+func (mt *Marcher) siftDown(k int) {
 	h := mt.heap
-	if len(h) == 0 {
-		return heapItem{}, false
-	}
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	k := 0
+	n := len(h)
+	e := h[k]
 	for {
-		l, r, m := 2*k+1, 2*k+2, k
-		if l < len(h) && h[l].ang < h[m].ang {
-			m = l
-		}
-		if r < len(h) && h[r].ang < h[m].ang {
-			m = r
-		}
-		if m == k {
+		l := 2*k + 1
+		if l >= n {
 			break
 		}
-		h[k], h[m] = h[m], h[k]
+		m := l
+		if r := l + 1; r < n && h[r].key < h[l].key {
+			m = r
+		}
+		if h[m].key >= e.key {
+			break
+		}
+		mt.heapSet(k, h[m])
 		k = m
 	}
-	mt.heap = h
-	return top, true
-}
-
-// seed lays the first hexagon at the flattest of a few candidate spots, so
-// that the seed triangles are good on every shape (box-like shapes have
-// tight edges along the diagonals, pinched ones sharp tips on the axes).
-func (mt *Marcher) seed() error {
-	dirs := [...]geom.Vec3{{0.05, 0.03, 1}, {1, 0.04, 0.03}, {0.03, 1, 0.05}, {0.6, 0.5, 0.62}, {0.03, -0.05, -1}}
-	best, bestScore := -1, math.Inf(-1)
-	var ring [7]geom.Vec3
-	var rnorm [7]geom.Vec3
-	for k, d := range dirs {
-		c, n, ok := mt.radial(geom.Vec3{d[0] * mt.s.A[0], d[1] * mt.s.A[1], d[2] * mt.s.A[2]})
-		if !ok {
-			continue
-		}
-		score := 1.0
-		t, b := geom.TangentFrame(n)
-		for j := 0; j < 6; j++ {
-			sn, cs := math.Sincos(float64(j) * math.Pi / 3)
-			_, qn, ok := mt.project(c.Add(t.Mul(mt.h * cs)).Add(b.Mul(mt.h * sn)))
-			if !ok {
-				score = math.Inf(-1)
-				break
-			}
-			score = math.Min(score, qn.Dot(n))
-		}
-		if score > bestScore {
-			best, bestScore = k, score
-		}
-	}
-	if best < 0 {
-		return errors.New("marching triangles: no seed point on the surface")
-	}
-	d := dirs[best]
-	c, n, _ := mt.radial(geom.Vec3{d[0] * mt.s.A[0], d[1] * mt.s.A[1], d[2] * mt.s.A[2]})
-	ring[6], rnorm[6] = c, n
-	h := mt.localSize(c, n)
-	t, b := geom.TangentFrame(n)
-	for j := 0; j < 6; j++ {
-		sn, cs := math.Sincos(float64(j) * math.Pi / 3)
-		p, qn, ok := mt.project(c.Add(t.Mul(h * cs)).Add(b.Mul(h * sn)))
-		if !ok {
-			return errors.New("marching triangles: seed projection failed")
-		}
-		ring[j], rnorm[j] = p, qn
-	}
-	ci := mt.addVertex(ring[6], rnorm[6])
-	var vi [6]int32
-	for j := 0; j < 6; j++ {
-		vi[j] = mt.addVertex(ring[j], rnorm[j])
-	}
-	mt.loopLen = append(mt.loopLen, 6)
-	var nodes [6]int32
-	for j := 0; j < 6; j++ {
-		mt.addTri(ci, vi[j], vi[(j+1)%6])
-		nodes[j] = mt.addNode(vi[j], 0)
-	}
-	for j := 0; j < 6; j++ {
-		mt.link(nodes[j], nodes[(j+1)%6])
-	}
-	for j := 0; j < 6; j++ {
-		mt.push(nodes[j])
-	}
-	return nil
+	mt.heapSet(k, e)
 }
 
 // march runs the front until every loop has closed.
 func (mt *Marcher) march() error {
-	limit := 8*mt.expect + 1000
+	limit := 2*mt.expect + 1000 // a quarter of the surface
 	for steps := 0; ; steps++ {
-		if steps > limit || len(mt.mesh.Positions) > 4*mt.expect {
+		if steps > limit || len(mt.mesh.Positions) > mt.expect {
 			return ErrNoClose
 		}
-		it, ok := mt.pop()
-		if !ok {
+		if len(mt.heap) == 0 {
 			return nil
 		}
-		i := it.node
-		if !mt.alive[i] || mt.stamp[i] != it.stamp {
-			continue
-		}
+		i := mt.heap[0].node
+		mt.heapRemove(0)
 		mt.Stats.Steps++
-		mt.step(i, it.ang)
+		mt.step(i)
 	}
 }
 
-func (mt *Marcher) kill(i int32) { mt.alive[i] = false }
-
-// step processes front node i with uncovered angle w.
-func (mt *Marcher) step(i int32, w float64) {
-	p, n := mt.prev[i], mt.next[i]
-	l := mt.loop[i]
+// step processes front node i.
+func (mt *Marcher) step(i int32) {
+	nd := &mt.nodes[i]
+	p, n := nd.prev, nd.next
+	l := nd.loop
 	switch mt.loopLen[l] {
 	case 0, 1, 2:
 		// Two nodes: both edges already have a triangle on each side.
@@ -418,15 +485,16 @@ func (mt *Marcher) step(i int32, w float64) {
 		mt.loopLen[l] = 0
 		return
 	case 3:
-		mt.addTri(mt.vert[i], mt.vert[p], mt.vert[n])
+		mt.addTri(nd.vert, mt.nodes[p].vert, mt.nodes[n].vert)
 		mt.kill(i)
 		mt.kill(p)
 		mt.kill(n)
 		mt.loopLen[l] = 0
 		return
 	}
+	e1, e2, w := mt.basis(i)
 	v := mt.pos(i)
-	h := mt.size[mt.vert[i]]
+	h := mt.size[nd.vert]
 	dp := mt.pos(p).Sub(v).Len()
 	dn := mt.pos(n).Sub(v).Len()
 	pn := mt.pos(n).Sub(mt.pos(p)).Len()
@@ -444,24 +512,28 @@ func (mt *Marcher) step(i int32, w float64) {
 	if w < 3 && (dp <= 0.5*h || dn <= 0.5*h) {
 		nt = 1
 	}
+	// A new edge between two vertices of one mirror plane would lie in
+	// that plane, where the reflected quarter meets this one: it would be
+	// used by more than two triangles. Fan instead.
+	if nt == 1 && mt.nodes[p].planes&mt.nodes[n].planes&mirrorPlanes != 0 {
+		nt = 2
+		dw = w / 2
+	}
 	if nt == 1 {
-		mt.addTri(mt.vert[i], mt.vert[p], mt.vert[n])
+		mt.addTri(nd.vert, mt.nodes[p].vert, mt.nodes[n].vert)
 		mt.kill(i)
 		mt.link(p, n)
 		mt.loopLen[l]--
-		mt.push(p)
-		mt.push(n)
+		mt.update(p)
+		mt.update(n)
 		return
 	}
 	// Proximity test: a node of the same loop within the angle, nearer
 	// than the new vertices would come, closes the front onto itself.
-	if j := mt.nearest(i, w, 1.3*h); j >= 0 {
+	if j := mt.nearest(i, e1, e2, w, 1.3*h); j >= 0 && nd.planes&mt.nodes[j].planes&mirrorPlanes == 0 {
 		mt.split(i, j)
 		return
 	}
-	nv := mt.frame(i)
-	e1 := tangent(mt.pos(p).Sub(v), nv).Normalize()
-	e2 := nv.Cross(e1)
 	last := p
 	for k := 1; k < nt; k++ {
 		sn, cs := math.Sincos(float64(k) * dw)
@@ -470,23 +542,23 @@ func (mt *Marcher) step(i int32, w float64) {
 		f := float64(k) / float64(nt)
 		lk := 0.5*h + 0.5*((1-f)*dp+f*dn)
 		q, qn, ok := mt.project(v.Add(e1.Mul(lk * cs)).Add(e2.Mul(lk * sn)))
-		if !ok {
+		if !ok || !mt.inPatch(q, mt.loopSide[l]) {
 			// Cannot place a vertex: close the angle with one triangle.
 			break
 		}
 		qv := mt.addVertex(q, qn)
 		qi := mt.addNode(qv, l)
-		mt.addTri(mt.vert[i], mt.vert[last], qv)
+		mt.addTri(mt.nodes[i].vert, mt.nodes[last].vert, qv)
 		mt.link(last, qi)
 		mt.loopLen[l]++
 		last = qi
 	}
-	mt.addTri(mt.vert[i], mt.vert[last], mt.vert[n])
+	mt.addTri(mt.nodes[i].vert, mt.nodes[last].vert, mt.nodes[n].vert)
 	mt.link(last, n)
 	mt.kill(i)
 	mt.loopLen[l]--
-	for k := p; ; k = mt.next[k] {
-		mt.push(k)
+	for k := p; ; k = mt.nodes[k].next {
+		mt.update(k)
 		if k == n {
 			break
 		}
@@ -496,37 +568,40 @@ func (mt *Marcher) step(i int32, w float64) {
 // nearest returns the closest node j of i's loop within radius r of i that
 // is not a neighbour, lies inside i's uncovered angle w and sees i inside
 // its own; -1 if none.
-func (mt *Marcher) nearest(i int32, w, r float64) int32 {
+func (mt *Marcher) nearest(i int32, e1, e2 geom.Vec3, w, r float64) int32 {
+	nd := &mt.nodes[i]
 	v := mt.pos(i)
-	nv := mt.frame(i)
-	p, n := mt.prev[i], mt.next[i]
-	e1 := tangent(mt.pos(p).Sub(v), nv)
-	l := mt.loop[i]
+	nv := nd.frm
+	p, n := nd.prev, nd.next
+	l := nd.loop
+	vi := nd.vert
 	best, bd := int32(-1), r*r
-	c := mt.cell
-	ix := int64(math.Floor(v[0] / c))
-	iy := int64(math.Floor(v[1] / c))
-	iz := int64(math.Floor(v[2] / c))
-	for dx := int64(-1); dx <= 1; dx++ {
-		for dy := int64(-1); dy <= 1; dy++ {
-			for dz := int64(-1); dz <= 1; dz++ {
-				for j := mt.head[mt.hashCell(ix+dx, iy+dy, iz+dz)]; j >= 0; j = mt.chain[j] {
-					if !mt.alive[j] || mt.loop[j] != l || j == i || j == p || j == n {
+	c := mt.invCell
+	var lo, hi [3]int64
+	for k := 0; k < 3; k++ {
+		lo[k] = int64(math.Floor((v[k] - r) * c))
+		hi[k] = int64(math.Floor((v[k] + r) * c))
+	}
+	for ix := lo[0]; ix <= hi[0]; ix++ {
+		for iy := lo[1]; iy <= hi[1]; iy++ {
+			for iz := lo[2]; iz <= hi[2]; iz++ {
+				for j := mt.head[mt.hashCell(ix, iy, iz)]; j >= 0; j = mt.nodes[j].hnext {
+					nj := &mt.nodes[j]
+					if nj.loop != l || j == i || j == p || j == n || nj.vert == vi {
 						continue
 					}
-					q := mt.pos(j)
-					d := q.Sub(v)
-					d2 := d.Dot(d)
-					if d2 >= bd || mt.vert[j] == mt.vert[i] {
+					q := nj.p
+					d := geom.Vec3{q[0] - v[0], q[1] - v[1], q[2] - v[2]}
+					d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+					if d2 >= bd {
 						continue
 					}
-					if mt.nrm(j).Dot(nv) <= 0 {
+					if nj.n.Dot(nv) <= 0 {
 						continue
 					}
 					// Inside i's angle, with a margin so that the new
 					// triangles are not slivers.
-					dt := tangent(d, nv)
-					a := math.Atan2(nv.Dot(e1.Cross(dt)), e1.Dot(dt))
+					a := math.Atan2(d.Dot(e2), d.Dot(e1))
 					if a < 0 {
 						a += 2 * math.Pi
 					}
@@ -547,15 +622,12 @@ func (mt *Marcher) nearest(i int32, w, r float64) int32 {
 
 // sees reports whether point x lies inside node j's uncovered angle.
 func (mt *Marcher) sees(j int32, x geom.Vec3) bool {
-	q := mt.pos(j)
-	nq := mt.frame(j)
-	e1 := tangent(mt.pos(mt.prev[j]).Sub(q), nq)
-	d := tangent(x.Sub(q), nq)
-	a := math.Atan2(nq.Dot(e1.Cross(d)), e1.Dot(d))
+	d := x.Sub(mt.pos(j))
+	e1, e2, wj := mt.basis(j)
+	a := math.Atan2(d.Dot(e2), d.Dot(e1))
 	if a < 0 {
 		a += 2 * math.Pi
 	}
-	wj := mt.angle(j)
 	return a > 0.1 && a < wj-0.1
 }
 
@@ -564,10 +636,10 @@ func (mt *Marcher) sees(j int32, x geom.Vec3) bool {
 // nodes of the same vertices.
 func (mt *Marcher) split(i, j int32) {
 	mt.Stats.Splits++
-	l := mt.loop[i]
-	p, x := mt.prev[i], mt.prev[j]
-	jc := mt.addNode(mt.vert[j], l)
-	ic := mt.addNode(mt.vert[i], l)
+	l := mt.nodes[i].loop
+	p, x := mt.nodes[i].prev, mt.nodes[j].prev
+	jc := mt.addNode(mt.nodes[j].vert, l)
+	ic := mt.addNode(mt.nodes[i].vert, l)
 	mt.link(x, jc)
 	mt.link(jc, i)
 	mt.link(p, ic)
@@ -580,19 +652,103 @@ func (mt *Marcher) split(i, j int32) {
 	for !doneA || !doneB {
 		if !doneA {
 			na++
-			a = mt.next[a]
+			a = mt.nodes[a].next
 			doneA = a == i
 		}
 		if !doneB {
 			nb++
-			mt.loop[b] = nl
-			b = mt.next[b]
+			mt.nodes[b].loop = nl
+			b = mt.nodes[b].next
 			doneB = b == j
 		}
 	}
 	mt.loopLen[l] = na
 	mt.loopLen = append(mt.loopLen, nb)
-	for _, k := range [...]int32{i, jc, x, j, ic, p, mt.next[i], mt.next[j]} {
-		mt.push(k)
+	mt.loopSide = append(mt.loopSide, mt.loopSide[l])
+	for _, k := range [...]int32{i, jc, x, j, ic, p, mt.nodes[i].next, mt.nodes[j].next} {
+		mt.update(k)
 	}
+}
+
+// mirrorPlanes are the bits of x = 0 and y = 0 in node.planes.
+const mirrorPlanes = 3
+
+// planesOf returns the coordinate planes x = 0 (bit 0), y = 0 (bit 1) and
+// z = 0 (bit 2) that p lies on; only boundary vertices lie on any.
+func planesOf(p geom.Vec3) uint8 {
+	var b uint8
+	for k := 0; k < 3; k++ {
+		if p[k] == 0 {
+			b |= 1 << k
+		}
+	}
+	return b
+}
+
+// basis returns the frame in which node i's uncovered angle is measured and
+// its fan is laid: unit e1 along the edge to the previous node, e2 = n × e1
+// (the angle runs from e1 towards e2), and the angle w to the edge to the
+// next node.
+//
+// A node on the patch boundary whose front edge runs along its mirror or
+// crease plane is special: the surface on the patch's side of the plane
+// makes exactly a right angle with the plane there (half of a full turn
+// split by the plane), however sharply the plane section itself turns, but
+// a single tangent plane cannot show that where the section turns within an
+// edge (the tip of a tapered bar, a knife edge). So the angle is counted as
+// a right angle from such an edge to the direction into the patch, plus the
+// angle measured in the tangent plane from there; with both edges on the
+// plane it is a straight angle.
+func (mt *Marcher) basis(i int32) (e1, e2 geom.Vec3, w float64) {
+	nd := &mt.nodes[i]
+	n := nd.frm
+	v := nd.p
+	pv, nx := &mt.nodes[nd.prev], &mt.nodes[nd.next]
+	dp, dn := pv.p.Sub(v), nx.p.Sub(v)
+	sp, sn := nd.planes&pv.planes, nd.planes&nx.planes
+	if sp == 0 && sn == 0 {
+		e1 = tangent(dp, n).Normalize()
+		e2 = n.Cross(e1)
+		w = math.Atan2(dn.Dot(e2), dn.Dot(e1))
+		if w < 0 {
+			w += 2 * math.Pi
+		}
+		return e1, e2, w
+	}
+	side := mt.loopSide[nd.loop]
+	if sp != 0 {
+		m := mt.into(sp, side, n)
+		e1 = m.Cross(n)
+		e2 = m
+		if sp&sn != 0 {
+			return e1, e2, math.Pi
+		}
+		w = math.Atan2(dn.Dot(e2), dn.Dot(e1))
+	} else {
+		e1 = tangent(dp, n).Normalize()
+		e2 = n.Cross(e1)
+		m := mt.into(sn, side, n)
+		w = math.Atan2(m.Dot(e2), m.Dot(e1)) + math.Pi/2
+	}
+	// A right angle from the plane's edge: w in [−π/2, 3π/2) before the
+	// clamp to the angle range.
+	if w < -math.Pi/2 {
+		w += 2 * math.Pi
+	}
+	return e1, e2, math.Max(w, 0)
+}
+
+// into returns the unit direction into the patch from a boundary plane
+// (the lowest of planes), in the tangent plane of normal n.
+func (mt *Marcher) into(planes uint8, side int8, n geom.Vec3) geom.Vec3 {
+	var m geom.Vec3
+	switch {
+	case planes&1 != 0:
+		m = geom.Vec3{1, 0, 0}
+	case planes&2 != 0:
+		m = geom.Vec3{0, 1, 0}
+	default:
+		m = geom.Vec3{0, 0, float64(side)}
+	}
+	return tangent(m, n).Normalize()
 }

@@ -1,7 +1,6 @@
 package tessellate
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -56,20 +55,18 @@ func TestMarchingSweep(t *testing.T) {
 
 // TestMarchingCorners runs marching triangles at an edge of 2% of the
 // largest semi-axis on the corners of the parameter range: e1, e2 in
-// {0.1, 1, 1.9}, tapers ±0.5, aspect 1:6 along each axis. Every mesh built
-// must be a closed genus-0 manifold on the surface with ≥ 90% of its
-// triangles at ≥ 30°; a failure must be ErrNoClose. Sharp creases (e = 1.9
-// across a thin axis, where the crease is tighter than the edge) defeat the
-// front on some of these shapes: the test logs which, and fails if more
-// than a fifth fail or a shape without a 1.9 exponent fails.
+// {0.1, 1, 1.9}, tapers ±0.5, aspect 1:6 along each axis (72 shapes). Every
+// one must close (knife edges of e = 1.9 across a thin axis included) into
+// a genus-0 manifold without self-intersections, on the surface, with exact
+// normals and ≥ 90% of its triangles at ≥ 30°.
 func TestMarchingCorners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corner sweep: 72 shapes")
 	}
 	var mt Marcher
 	total, failed := 0, 0
-	var st AngleStats
 	above, tris := 0.0, 0
+	worst := 1.0
 	for _, A := range [][3]float64{{0.3, 1.8, 1}, {1.8, 0.3, 0.3}, {0.3, 0.3, 1.8}, {1.8, 1.8, 0.3}} {
 		for _, e1 := range []float64{0.1, 1, 1.9} {
 			for _, e2 := range []float64{0.1, 1, 1.9} {
@@ -79,32 +76,31 @@ func TestMarchingCorners(t *testing.T) {
 					m, err := mt.Build(s, MarchOptions{Edge: 0.02 * maxAxis(s)})
 					if err != nil {
 						failed++
-						if !errors.Is(err, ErrNoClose) || (e1 < 1.9 && e2 < 1.9) {
-							t.Errorf("%+v: %v", s, err)
-						}
-						t.Logf("%+v: %v", s, err)
+						t.Errorf("%+v: %v", s, err)
 						continue
 					}
 					if top := m.Topology(); !top.Sphere() {
 						t.Errorf("%+v: %v", s, top)
 					}
-					if dev := m.Deviation(&s); !(dev.VertexResidual <= 1e-9) {
-						t.Errorf("%+v: vertex residual %g", s, dev.VertexResidual)
+					if x := selfIntersections(m); x != 0 {
+						t.Errorf("%+v: %d edge-triangle crossings", s, x)
 					}
-					st = m.Angles()
+					if dev := m.Deviation(&s); !(dev.VertexResidual <= 1e-9) || !(dev.NormalAngle <= 1e-12) {
+						t.Errorf("%+v: vertex residual %g, normals off by %g rad", s, dev.VertexResidual, dev.NormalAngle)
+					}
+					st := m.Angles()
 					if st.Above30 < 0.9 {
 						t.Errorf("%+v: %v", s, st)
 					}
+					worst = math.Min(worst, st.Above30)
 					above += st.Above30 * float64(m.NumTriangles())
 					tris += m.NumTriangles()
 				}
 			}
 		}
 	}
-	t.Logf("%d of %d corner shapes meshed; %.2f%% of their %d triangles have a minimum angle ≥ 30°", total-failed, total, 100*above/float64(tris), tris)
-	if failed > total/5 {
-		t.Errorf("%d of %d corner shapes failed", failed, total)
-	}
+	t.Logf("%d of %d corner shapes meshed; %.2f%% of their %d triangles have a minimum angle ≥ 30° (worst shape %.1f%%)",
+		total-failed, total, 100*above/float64(tris), tris, 100*worst)
 }
 
 // TestMarchingAdaptive: curvature-adaptive refinement shortens the edges

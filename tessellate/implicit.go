@@ -1,0 +1,156 @@
+package tessellate
+
+import (
+	"math"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// evaluator computes the well-scaled residual F = G^(e2/2) − 1 of one shape
+// and its gradient, for the marcher's projections. It is the formula of
+// geom's eval (see there) with the exponents specialised once per shape:
+// integer and half-integer powers become products (and a square root),
+// others one exp(p·ln x) each, and G^(e2/2) near G = 1 a short series. The
+// marcher evaluates the surface twice per vertex, so this matters; far from
+// the surface, or where anything overflows, ok is false and callers fall
+// back to geom's log-domain evaluation.
+type evaluator struct {
+	ia1, ia2, ia3 float64 // 1/a
+	tx, ty        float64
+	p, m, q, h    float64 // 2/e1, e1/e2, 2/e2, e2/2
+	pp, pm, pq    powSpec
+	c2, c3, c4    float64 // series of (1+d)^h − 1 = h·d + c2·d² + c3·d³ + c4·d⁴
+}
+
+// powSpec raises x > 0 to a fixed exponent: n integer (half: plus one half),
+// or general.
+type powSpec struct {
+	e       float64
+	n       int
+	half    bool
+	general bool
+}
+
+func newPowSpec(e float64) powSpec {
+	if r := math.Round(2 * e); math.Abs(2*e-r) < 1e-12 && r <= 128 {
+		k := int(r)
+		return powSpec{e: e, n: k / 2, half: k%2 == 1}
+	}
+	return powSpec{e: e, general: true}
+}
+
+func (ps *powSpec) pow(x float64) float64 {
+	if ps.general {
+		return math.Exp(ps.e * math.Log(x))
+	}
+	r, b := 1.0, x
+	for n := ps.n; n > 0; n >>= 1 {
+		if n&1 != 0 {
+			r *= b
+		}
+		b *= b
+	}
+	if ps.half {
+		r *= math.Sqrt(x)
+	}
+	return r
+}
+
+func (ev *evaluator) init(s *geom.Superovoid) {
+	e1, e2 := s.Eps[0], s.Eps[1]
+	ev.ia1, ev.ia2, ev.ia3 = 1/s.A[0], 1/s.A[1], 1/s.A[2]
+	ev.tx, ev.ty = s.Taper[0], s.Taper[1]
+	ev.p, ev.m, ev.q, ev.h = 2/e1, e1/e2, 2/e2, e2/2
+	ev.pp, ev.pm, ev.pq = newPowSpec(ev.p), newPowSpec(ev.m), newPowSpec(ev.q)
+	h := ev.h
+	ev.c2 = h * (h - 1) / 2
+	ev.c3 = ev.c2 * (h - 2) / 3
+	ev.c4 = ev.c3 * (h - 3) / 4
+}
+
+// tiny floors |u|, |v|, |w| as geom does (ln 1e-150), so that both give the
+// same gradient on coordinate planes.
+const tiny = 1e-150
+
+// eval returns F and ∇F at a local point x. ok is false outside the domain
+// of G, where a value is not finite, or where s = |u|^p + |v|^p underflows
+// (the z axis of a box-like shape).
+func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
+	w := x[2] * ev.ia3
+	cx, cy := 1+ev.tx*w, 1+ev.ty*w
+	if !(cx > 0 && cy > 0) {
+		return 0, g, false
+	}
+	icx, icy := 1/cx, 1/cy
+	ux, vy := ev.ia1*icx, ev.ia2*icy
+	u, v := x[0]*ux, x[1]*vy
+	au, av, aw := math.Max(math.Abs(u), tiny), math.Max(math.Abs(v), tiny), math.Max(math.Abs(w), tiny)
+	U, V, W := ev.pp.pow(au), ev.pp.pow(av), ev.pq.pow(aw)
+	s := U + V
+	if !(s > 0) || s > 1e100 || W > 1e100 {
+		return 0, g, false
+	}
+	S := ev.pm.pow(s)
+	G := S + W
+	d := G - 1
+	if math.Abs(d) < 1e-3 {
+		f = d * (ev.h + d*(ev.c2+d*(ev.c3+d*ev.c4)))
+	} else {
+		f = math.Expm1(ev.h * math.Log(G))
+	}
+	// ∇G = q·(S/s·U/u·ux, S/s·V/v·vy, (W/w − S/s·(U·tx/cx + V·ty/cy))/a3)
+	// (m·p = q), and ∇F = h·(F+1)/G·∇G.
+	Ss := S / s
+	Uu, Vv, Ww := U/au, V/av, W/aw
+	if u < 0 {
+		Uu = -Uu
+	}
+	if v < 0 {
+		Vv = -Vv
+	}
+	if w < 0 {
+		Ww = -Ww
+	}
+	k := ev.h * ev.q * (f + 1) / G
+	g = geom.Vec3{
+		k * Ss * Uu * ux,
+		k * Ss * Vv * vy,
+		k * ev.ia3 * (Ww - Ss*(U*ev.tx*icx+V*ev.ty*icy)),
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || !finite3(g) {
+		return 0, g, false
+	}
+	return f, g, true
+}
+
+func finite3(v geom.Vec3) bool {
+	return !(math.IsNaN(v[0]) || math.IsNaN(v[1]) || math.IsNaN(v[2]) ||
+		math.IsInf(v[0], 0) || math.IsInf(v[1], 0) || math.IsInf(v[2], 0))
+}
+
+// project moves x onto F = 0 by Newton steps along the gradient, each at
+// most maxStep long, until |F| ≤ ProjectTol; it returns the point and its
+// unit normal. ok is false when the evaluation fails, a step is too long or
+// the iteration does not converge: the caller falls back to projectPoint.
+func (ev *evaluator) project(x geom.Vec3, maxStep float64) (p, n geom.Vec3, ok bool) {
+	for it := 0; it < 8; it++ {
+		f, g, good := ev.eval(x)
+		if !good {
+			return p, n, false
+		}
+		g2 := g[0]*g[0] + g[1]*g[1] + g[2]*g[2]
+		if !(g2 > 0) {
+			return p, n, false
+		}
+		if math.Abs(f) <= ProjectTol {
+			r := 1 / math.Sqrt(g2)
+			return x, geom.Vec3{g[0] * r, g[1] * r, g[2] * r}, true
+		}
+		k := f / g2
+		if k*k*g2 > maxStep*maxStep {
+			return p, n, false
+		}
+		x = geom.Vec3{x[0] - k*g[0], x[1] - k*g[1], x[2] - k*g[2]}
+	}
+	return p, n, false
+}
