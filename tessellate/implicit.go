@@ -84,7 +84,7 @@ func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
 	icx, icy := 1/cx, 1/cy
 	ux, vy := ev.ia1*icx, ev.ia2*icy
 	u, v := x[0]*ux, x[1]*vy
-	au, av, aw := math.Max(math.Abs(u), tiny), math.Max(math.Abs(v), tiny), math.Max(math.Abs(w), tiny)
+	au, av, aw := floorAbs(u), floorAbs(v), floorAbs(w)
 	U, V, W := ev.pp.pow(au), ev.pp.pow(av), ev.pq.pow(aw)
 	s := U + V
 	if !(s > 0) || s > 1e100 || W > 1e100 {
@@ -117,15 +117,21 @@ func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
 		k * Ss * Vv * vy,
 		k * ev.ia3 * (Ww - Ss*(U*ev.tx*icx+V*ev.ty*icy)),
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || !finite3(g) {
+	// One test for NaN or ±Inf anywhere: x − x is 0 for every finite x.
+	if t := f + g[0] + g[1] + g[2]; t-t != 0 {
 		return 0, g, false
 	}
 	return f, g, true
 }
 
-func finite3(v geom.Vec3) bool {
-	return !(math.IsNaN(v[0]) || math.IsNaN(v[1]) || math.IsNaN(v[2]) ||
-		math.IsInf(v[0], 0) || math.IsInf(v[1], 0) || math.IsInf(v[2], 0))
+// floorAbs returns max(|x|, tiny) (math.Max also orders NaNs and signed
+// zeros, which costs a call here).
+func floorAbs(x float64) float64 {
+	x = math.Abs(x)
+	if x < tiny {
+		return tiny
+	}
+	return x
 }
 
 // project moves x onto F = 0 by Newton steps along the gradient, each at
