@@ -12,32 +12,50 @@ type shapeInfo struct {
 	sup *geom.SupportTable
 }
 
-// shapeCache memoises per-shape analysis. It is bounded so that a stream of
-// distinct shapes (a benchmark battery) cannot grow it without limit.
+// shapeCache memoises per-shape analysis. It is bounded, so that a stream
+// of distinct shapes (a benchmark battery) cannot grow it without limit, and
+// keeps two generations: when the current one fills, it becomes the old one
+// and a hit there moves the shape back. So every shape met within the last
+// shapeCacheGen analyses is still held, and a working set of that size is
+// never analysed twice (clearing one map when it filled evicted shapes that
+// had just been analysed, and re-analysing them dominated the p99 latency).
 type shapeCache struct {
-	m map[geom.Superovoid]shapeInfo
+	cur, old map[geom.Superovoid]*shapeInfo
+	// untapered is the analysis of every untapered shape (math.md §1:
+	// always convex), returned without a lookup.
+	untapered shapeInfo
+	analysed  int // analyses run (tests)
 }
 
-const shapeCacheMax = 4096
+const shapeCacheGen = 4096
 
-func newShapeCache() shapeCache { return shapeCache{m: make(map[geom.Superovoid]shapeInfo)} }
+func newShapeCache() shapeCache {
+	return shapeCache{
+		cur:       make(map[geom.Superovoid]*shapeInfo),
+		untapered: analyse(&geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1}}),
+	}
+}
 
-func (c *shapeCache) info(s *geom.Superovoid) shapeInfo {
+func (c *shapeCache) info(s *geom.Superovoid) *shapeInfo {
 	if s.IsSuperellipsoid() {
-		// Untapered shapes are always convex (math.md §1): no lookup.
-		return analyse(s)
+		return &c.untapered
 	}
-	if c.m == nil {
-		c.m = make(map[geom.Superovoid]shapeInfo)
+	if c.cur == nil {
+		*c = newShapeCache()
 	}
-	if in, ok := c.m[*s]; ok {
+	if in, ok := c.cur[*s]; ok {
 		return in
 	}
-	in := analyse(s)
-	if len(c.m) >= shapeCacheMax {
-		clear(c.m)
+	in, ok := c.old[*s]
+	if !ok {
+		a := analyse(s)
+		in = &a
+		c.analysed++
 	}
-	c.m[*s] = in
+	if len(c.cur) >= shapeCacheGen {
+		c.old, c.cur = c.cur, make(map[geom.Superovoid]*shapeInfo, shapeCacheGen)
+	}
+	c.cur[*s] = in
 	return in
 }
 

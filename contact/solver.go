@@ -43,6 +43,12 @@ func NewSolver(opt Options) *Solver {
 	return &Solver{opt: opt, shapes: newShapeCache()}
 }
 
+// Prepare analyses a shape (convexity, support table) ahead of its first
+// query, so that the query's time is the query's alone. Queries analyse
+// unknown shapes themselves; the solver keeps the analyses of at least the
+// last 4096 distinct tapered shapes it met.
+func (sv *Solver) Prepare(s *geom.Superovoid) { sv.shapes.info(s) }
+
 // Options returns the solver's options.
 func (sv *Solver) Options() Options { return sv.opt }
 
@@ -119,7 +125,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
-		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, &ia, &ib)) {
+		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, ia, ib)) {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
@@ -139,7 +145,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, &ia, &ib)) {
+	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, ia, ib)) {
 		sv.finish(&pr, &c, true, &res)
 		return res
 	}
@@ -198,7 +204,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, &ia, &ib)), &res)
+	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, ia, ib)), &res)
 	return res
 }
 
