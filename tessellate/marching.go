@@ -28,9 +28,10 @@ const ProjectTol = 1e-12
 // triangles, the advancing-front method of math.md §5 (Hilton et al. 1996;
 // Akkouche & Galin 2001; the front rules of Hartmann 1998):
 //
-//   - a seed hexagon is laid in the tangent plane of a flat spot and projected;
-//   - its boundary is the front, a set of closed loops of vertices with the
-//     uncovered surface on their right;
+//   - the front starts as the boundaries of the two octant patches
+//     x, y ≥ 0, z ≥ 0 and z ≤ 0 (see patch.go): closed loops of vertices
+//     sampled on the plane sections, with the uncovered surface on their
+//     right; the creases of e near 2 lie on those planes;
 //   - the front vertex with the smallest uncovered angle is processed next:
 //     small angles are closed with one triangle, larger ones are fanned with
 //     new vertices about one edge length away in the tangent plane, each
@@ -40,9 +41,10 @@ const ProjectTol = 1e-12
 //     loop (through a spatial hash) that lies within the angle and closer
 //     than the new vertices would be; if there is one the front closes onto
 //     it, splitting the loop in two, instead of growing over it;
-//   - a loop of three vertices becomes the last triangle of its region.
+//   - a loop of three vertices becomes the last triangle of its region;
+//   - the meshed quarter is reflected in x = 0 and y = 0.
 //
-// On a closed genus-0 surface every loop closes, so the result is a closed
+// Each patch is a disc and every loop closes, so the result is a closed
 // 2-manifold with Euler characteristic 2. A Marcher owns its buffers and
 // reuses them; it is not safe for concurrent use.
 type Marcher struct {
@@ -108,7 +110,8 @@ type heapEnt struct {
 }
 
 // ErrNoClose is returned when the front fails to close within the step
-// budget (it never did in the tested parameter range).
+// budget (a runaway front; none does in the tested parameter range, the 72
+// corner shapes of TestMarchingCorners included).
 var ErrNoClose = errors.New("marching triangles: front did not close")
 
 // Build polygonises s. The returned mesh is owned by the Marcher and
