@@ -48,7 +48,7 @@ type system struct {
 	localP   vec
 	localQ   vec
 	paramsOK bool
-	ea, eb   geom.Implicit // F, ∇F, ∇²F of each side (implicit and ntb)
+	ea, eb   geom.Implicit // F = (e2/2)·ln G, ∇F, ∇²F of each side (implicit and ntb)
 }
 
 // unitJac returns the derivative of v/|v| given dv.
@@ -116,7 +116,7 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // vanishes.
 func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
 	ea, eb := &s.ea, &s.eb
-	if !pr.a.ResidualHessianInto(lp, jac, ea) || !pr.b.ResidualHessianInto(lq, jac, eb) {
+	if !pr.a.LogResidualHessianInto(lp, jac, ea) || !pr.b.LogResidualHessianInto(lq, jac, eb) {
 		return false
 	}
 	ga, gb := ea.Grad, eb.Grad

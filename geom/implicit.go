@@ -176,6 +176,93 @@ func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) 
 	return true
 }
 
+// LogResidualHessianInto writes F = (e2/2)·ln G, its gradient and
+// (withHess) its Hessian into out. F vanishes on the surface like
+// ResidualHessian's G^(e2/2) − 1 and agrees with it to first order there
+// (ln(1+f) = f + O(f²)), so it is an equally well-scaled locus constraint;
+// it is what the contact solver's inner loop uses because it needs no
+// exponential of ln G: everything follows from logarithms and the ratios
+// S/G and W/G of the two terms of G, three logarithms, two log1p and two
+// exponentials in all, with five of them in sequence instead of seven.
+func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
+	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	e1, e2 := s.Eps[0], s.Eps[1]
+	tx, ty := s.Taper[0], s.Taper[1]
+	w := pt[2] / a3
+	cx, cy := 1+tx*w, 1+ty*w
+	if !(cx > 0 && cy > 0) {
+		out.G = math.Inf(1)
+		return false
+	}
+	p := 2 / e1
+	m := e1 / e2
+	q := 2 / e2
+	ux, vy := 1/(a1*cx), 1/(a2*cy)
+	u, v := pt[0]*ux, pt[1]*vy
+	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
+	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
+	// ln s and U/s, V/s from the larger of U, V.
+	plu, plv := p*lu, p*lv
+	var Uh, Vh, ls float64
+	if plu >= plv {
+		e := math.Exp(plv - plu)
+		Uh = 1 / (1 + e)
+		Vh = e * Uh
+		ls = plu + math.Log1p(e)
+	} else {
+		e := math.Exp(plu - plv)
+		Vh = 1 / (1 + e)
+		Uh = e * Vh
+		ls = plv + math.Log1p(e)
+	}
+	// ln G and S/G, W/G (S = s^m, W = |w|^q) from the larger of S, W.
+	mls, qlw := m*ls, q*lw
+	var Sg, Wg, lg float64
+	if mls >= qlw {
+		e := math.Exp(qlw - mls)
+		Sg = 1 / (1 + e)
+		Wg = e * Sg
+		lg = mls + math.Log1p(e)
+	} else {
+		e := math.Exp(mls - qlw)
+		Wg = 1 / (1 + e)
+		Sg = e * Wg
+		lg = qlw + math.Log1p(e)
+	}
+	h := e2 / 2
+	out.G = h * lg
+	// ∇F = h·∇G/G; h·(2/e2) = 1, so eval's formulas hold with S, W
+	// replaced by S/G, W/G and no factor c.
+	iau, iav, iaw := 1/au, 1/av, 1/aw
+	fUd := sgn(u) * Sg * Uh * iau
+	fVd := sgn(v) * Sg * Vh * iav
+	Kh := Uh*tx/cx + Vh*ty/cy
+	Wd := sgn(w) * Wg * iaw
+	ia3 := 1 / a3
+	g := Vec3{fUd * ux, fVd * vy, ia3 * (Wd - Sg*Kh)}
+	out.Grad = g
+	if withHess {
+		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
+		hxx := ux * ux * Sg * Uh * iau * iau * ((m-1)*p*Uh + p - 1)
+		hyy := vy * vy * Sg * Vh * iav * iav * ((m-1)*p*Vh + p - 1)
+		hxy := ux * vy * (m - 1) * p * sgn(u) * sgn(v) * Sg * Uh * Vh * iau * iav
+		hxz := -ux * p * ia3 * fUd * ((m-1)*Kh + tx/cx)
+		hyz := -vy * p * ia3 * fVd * ((m-1)*Kh + ty/cy)
+		hzz := ia3 * ia3 * ((q-1)*Wg*iaw*iaw + Sg*((m-1)*p*Kh*Kh+(p+1)*Lh))
+		// ∇²F = h·∇²G/G − h·∇G∇Gᵀ/G² = (the above) − ∇F∇Fᵀ/h.
+		cc := -1 / h
+		out.Hess = Mat3{
+			hxx + cc*g[0]*g[0], hxy + cc*g[0]*g[1], hxz + cc*g[0]*g[2],
+			hxy + cc*g[1]*g[0], hyy + cc*g[1]*g[1], hyz + cc*g[1]*g[2],
+			hxz + cc*g[2]*g[0], hyz + cc*g[2]*g[1], hzz + cc*g[2]*g[2],
+		}
+	}
+	if math.IsNaN(out.G) || math.IsInf(out.G, 0) || !finite3(out.Grad) {
+		return false
+	}
+	return true
+}
+
 func finite3(v Vec3) bool {
 	return !(math.IsNaN(v[0]) || math.IsNaN(v[1]) || math.IsNaN(v[2]) ||
 		math.IsInf(v[0], 0) || math.IsInf(v[1], 0) || math.IsInf(v[2], 0))

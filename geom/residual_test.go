@@ -88,3 +88,58 @@ func TestHouseholderMatchesJacobianFrame(t *testing.T) {
 		}
 	}
 }
+
+// LogResidualHessianInto is (e2/2)·ln G with the chain rule applied to
+// Hessian's G, ∇G and ∇²G, and agrees with G^(e2/2) − 1 to first order at
+// the surface.
+func TestLogResidualHessianIntoMatchesChainRule(t *testing.T) {
+	r := rand.New(rand.NewPCG(57, 58))
+	for i := 0; i < 20000; i++ {
+		s := randomShape(r)
+		x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64()).Mul(0.7 + 0.6*r.Float64())
+		if i%10 == 0 {
+			x[i/10%3] = 0
+		}
+		var got Implicit
+		ok1 := s.LogResidualHessianInto(x, true, &got)
+		e, ok2 := s.Hessian(x)
+		if ok1 != ok2 {
+			t.Fatalf("%+v at %v: ok %v, Hessian ok %v", s, x, ok1, ok2)
+		}
+		if !ok1 {
+			continue
+		}
+		h := s.Eps[1] / 2
+		if want := h * math.Log(e.G); math.Abs(got.G-want) > 1e-13*math.Max(1, math.Abs(want)) {
+			t.Fatalf("%+v at %v: F %v, want %v", s, x, got.G, want)
+		}
+		grad := e.Grad.Mul(h / e.G)
+		if got.Grad.Sub(grad).Len() > 1e-12*grad.Len() {
+			t.Fatalf("%+v at %v: ∇F %v, want %v", s, x, got.Grad, grad)
+		}
+		hs := 0.0
+		var want Mat3
+		for j := 0; j < 9; j++ {
+			a, b := h*e.Hess[j]/e.G, -grad[j%3]*grad[j/3]/h
+			want[j] = a + b
+			hs = math.Max(hs, math.Abs(a)+math.Abs(b))
+		}
+		for j := 0; j < 9; j++ {
+			if math.Abs(got.Hess[j]-want[j]) > 1e-11*hs {
+				t.Fatalf("%+v at %v: ∇²F[%d] %v, want %v", s, x, j, got.Hess[j], want[j])
+			}
+		}
+	}
+	// On the surface both residuals vanish and their gradients agree.
+	for i := 0; i < 2000; i++ {
+		s := randomShape(r)
+		x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64())
+		var a, b Implicit
+		if !s.LogResidualHessianInto(x, false, &a) || !s.ResidualHessianInto(x, false, &b) {
+			continue
+		}
+		if math.Abs(a.G) > 1e-12 || a.Grad.Sub(b.Grad).Len() > 1e-9*b.Grad.Len() {
+			t.Fatalf("%+v at %v: log form %v %v, power form %v %v", s, x, a.G, a.Grad, b.G, b.Grad)
+		}
+	}
+}

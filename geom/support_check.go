@@ -78,7 +78,19 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
 		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
 	}
-	n0 := math.Exp(logAddExp(p.k*p.lal, p.k*p.lbe) / p.k)
+	// The section norm's terms are (a1·|mx|)^k·cx^k and (a2·|my|)^k·cy^k;
+	// the table holds the powers of cx and cy. They are scaled by the
+	// larger of a1·|mx| and a2·|my|, so that a large k cannot underflow both.
+	A, B := a1*math.Abs(n[0]), a2*math.Abs(n[1])
+	em := math.Max(A, B)
+	al, be := A/em, B/em
+	ak0, bk0 := 1.0, 1.0
+	if al < 1 {
+		ak0 = math.Exp(p.k * (p.lal - p.lbe))
+	} else if be < 1 {
+		bk0 = math.Exp(p.k * (p.lbe - p.lal))
+	}
+	n0 := em * math.Exp(math.Log(ak0+bk0)/p.k)
 	bound := 2*math.Abs(p.c)/n0 + 2 // as in PointWithNormal
 	// x must be a local maximum of n·x over the surface, where the surface
 	// is locally convex: the Hessian of G restricted to the tangent plane is
@@ -92,12 +104,7 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 	if !(tx > -bound && tx < bound) {
 		return false
 	}
-	// The section norm's terms are (a1·|mx|)^k·cx^k and (a2·|my|)^k·cy^k;
-	// the table holds the powers of cx and cy.
-	// Scaled by the larger, so that a large k cannot underflow both.
-	lm := math.Max(p.lal, p.lbe)
-	ak0, bk0 := math.Exp(p.k*(p.lal-lm)), math.Exp(p.k*(p.lbe-lm))
-	em := math.Exp(lm)
+	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, k2: math.Exp(math.Ln2 / p.k)}
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {
 		var tau, psi float64
@@ -108,14 +115,10 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 			if !(tau > -bound && tau < bound) {
 				continue // ψ's sign is known there: no root beyond the bound
 			}
-			ak, bk := ak0*t.cxk[i], bk0*t.cyk[i]
-			sum := ak + bk
-			nn := em * math.Exp(math.Log(sum)/p.k)
-			nw := nn * (ak*p.tx/t.cx[i] + bk*p.ty/t.cy[i]) / sum
-			if f := t.r[i]*nn + p.c*t.w[i]; f > limit {
+			var beyond bool
+			if psi, beyond = t.node(i, &d); beyond {
 				return false // a point at this height already lies beyond x
 			}
-			psi = tau - (p.c+t.r[i]*nw)/nn
 		}
 		if prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
 			x0 := 0.5 * (prevTau + tau)
@@ -129,6 +132,49 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 		prevTau, prevPsi = tau, psi
 	}
 	return true
+}
+
+// checkDir is what IsSupportPoint's scan needs of one direction.
+type checkDir struct {
+	p        *supportProblem
+	limit    float64 // n·x + tol, scaled like F
+	em       float64 // the larger of a1·|mx|, a2·|my|
+	al, be   float64 // a1·|mx|, a2·|my| over em
+	ak0, bk0 float64 // al^k, be^k
+	k2       float64 // 2^(1/k)
+}
+
+// node returns ψ at scan height i, with the exact sign, and whether F there
+// exceeds the limit. The k-norm N of the section lies between the larger of
+// its two terms and min(their sum, 2^(1/k) times the larger) (k >= 1), and
+// most heights are decided by these bounds alone, without the power
+// sum^(1/k).
+func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
+	p := d.p
+	ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
+	sum := ak + bk
+	rho := (ak*p.tx/t.cx[i] + bk*p.ty/t.cy[i]) / sum // N_w/N
+	base := t.tau[i] - t.r[i]*rho                    // ψ = base − c/N
+	na, nb := d.al*t.cx[i], d.be*t.cy[i]
+	big := math.Max(na, nb)
+	nlo, nhi := d.em*big, d.em*math.Min(na+nb, d.k2*big)
+	if t.r[i]*nhi+p.c*t.w[i] <= d.limit {
+		lo, hi := p.c/nhi, p.c/nlo // c/N lies in [lo, hi]
+		if p.c < 0 {
+			lo, hi = hi, lo
+		}
+		if base-hi > 0 {
+			return base - hi, false
+		}
+		if base-lo < 0 {
+			return base - lo, false
+		}
+	}
+	nn := d.em * math.Exp(math.Log(sum)/p.k)
+	if t.r[i]*nn+p.c*t.w[i] > d.limit {
+		return 0, true
+	}
+	return base - p.c/nn, false
 }
 
 // locallyConvex reports whether the surface curves away from its tangent
