@@ -101,6 +101,24 @@ func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
 	return
 }
 
+// seSupport is the support function of the untapered superellipsoid with
+// the shape's semi-axes and exponents in local direction n: the nested dual
+// norm ‖(‖(a1·nx, a2·ny)‖_k1, a3·nz)‖_k2, k = 2/(2 − e) (math.md §1, the
+// sections are superellipses). Without the point it is a third of the cost
+// of approxSupport, for ranking directions.
+func seSupport(s *geom.Superovoid, n vec) float64 {
+	k1, k2 := 2/(2-s.Eps[0]), 2/(2-s.Eps[1])
+	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+	// Scaled by the largest term, so that large exponents cannot overflow.
+	m := math.Max(x, math.Max(y, z))
+	if m == 0 {
+		return 0
+	}
+	x, y, z = x/m, y/m, z/m
+	xy := fpow(x, k1) + fpow(y, k1)
+	return m * fpow(fpow(xy, k2/k1)+fpow(z, k2), 1/k2)
+}
+
 // supportPair returns approximate support points of a in direction n and of
 // b in direction −n (world), and the gap estimate n·(Q − P).
 func supportPair(pr *pair, n vec) (lp, lq, P, Q vec, gap float64) {
@@ -207,10 +225,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		add(cb)
 		add(cb.Mul(-1))
 	}
-	// Rank by the gap of the closed-form supports: the ellipsoid proxy is
-	// blind to squareness, which is what makes several basins.
+	// Rank by the gap of the untapered superellipsoids' support functions:
+	// the ellipsoid proxy is blind to squareness, which is what makes
+	// several basins, and the support points are only needed for the
+	// directions actually started.
 	var gap [16]float64
-	var lps, lqs [16]vec
 	c := pr.tb.T.Sub(pr.ta.T)
 	for i := 0; i < nd; i++ {
 		// Directions pointing away from b push b through a: their gap is
@@ -219,7 +238,8 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			gap[i] = math.Inf(-1)
 			continue
 		}
-		lps[i], lqs[i], _, _, gap[i] = supportPair(pr, dirs[i])
+		n := dirs[i]
+		gap[i] = n.Dot(c) - seSupport(pr.a, pr.ta.InvDir(n)) - seSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
 	}
 	var tried [5]vec
 	nt := 0
@@ -260,7 +280,8 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		}
 		tried[nt] = n
 		nt++
-		x0 := sv.startFromPoints(m, pr, lps[bi], lqs[bi])
+		lp, lq, _, _, _ := supportPair(pr, n)
+		x0 := sv.startFromPoints(m, pr, lp, lq)
 		c := sv.solveFrom(m, pr, x0, res, maxIter)
 		if better(&c, best) {
 			*best = c
