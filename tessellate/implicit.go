@@ -29,6 +29,14 @@ type powSpec struct {
 	n       int
 	half    bool
 	general bool
+	// A general power near a known one, y0 = x0^e, is y0·(1+r)^e with
+	// r = x/x0 − 1: the binomial series c[k] = C(e, k+1) while
+	// |r| ≤ rmax, where the first omitted term is below 1e-17 (|e·r| ≤
+	// 0.01, and |C(e, 7)| ≤ max(1, e^7/7!) on the exponents' range).
+	// Newton's second and third evaluations of a vertex move it by a
+	// small fraction of its coordinates, so they need no exp or log.
+	c    [6]float64
+	rmax float64
 }
 
 func newPowSpec(e float64) powSpec {
@@ -36,7 +44,27 @@ func newPowSpec(e float64) powSpec {
 		k := int(r)
 		return powSpec{e: e, n: k / 2, half: k%2 == 1}
 	}
-	return powSpec{e: e, general: true}
+	ps := powSpec{e: e, general: true, rmax: 0.01 / math.Max(1, e)}
+	b := 1.0
+	for k := range ps.c {
+		b *= (e - float64(k)) / float64(k+1)
+		ps.c[k] = b
+	}
+	return ps
+}
+
+// powNear returns x^e given y0 = x0^e for a nearby x0 with inverse ix0 =
+// 1/x0: by the series where x is close enough, else as pow does.
+func (ps *powSpec) powNear(x, x0, ix0, y0 float64) float64 {
+	if ps.general {
+		r := (x - x0) * ix0
+		if math.Abs(r) <= ps.rmax {
+			c := &ps.c
+			return y0 + y0*r*(c[0]+r*(c[1]+r*(c[2]+r*(c[3]+r*(c[4]+r*c[5])))))
+		}
+		return math.Exp(ps.e * math.Log(x))
+	}
+	return ps.pow(x)
 }
 
 func (ps *powSpec) pow(x float64) float64 {
@@ -72,10 +100,25 @@ func (ev *evaluator) init(s *geom.Superovoid) {
 // same gradient on coordinate planes.
 const tiny = 1e-150
 
+// powCache keeps the bases, their inverses and the powers of one
+// evaluation, so that the next one nearby can start from them.
+type powCache struct {
+	au, av, aw, s  float64
+	iu, iv, iw, is float64
+	U, V, W, S     float64
+}
+
 // eval returns F and ∇F at a local point x. ok is false outside the domain
 // of G, where a value is not finite, or where s = |u|^p + |v|^p underflows
 // (the z axis of a box-like shape).
 func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
+	var c powCache
+	return ev.evalc(x, &c, false)
+}
+
+// evalc is eval that leaves its powers in c; with near it starts from the
+// powers c holds, of a point close to x (see powSpec.powNear).
+func (ev *evaluator) evalc(x geom.Vec3, c *powCache, near bool) (f float64, g geom.Vec3, ok bool) {
 	w := x[2] * ev.ia3
 	cx, cy := 1+ev.tx*w, 1+ev.ty*w
 	if !(cx > 0 && cy > 0) {
@@ -85,12 +128,24 @@ func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
 	ux, vy := ev.ia1*icx, ev.ia2*icy
 	u, v := x[0]*ux, x[1]*vy
 	au, av, aw := floorAbs(u), floorAbs(v), floorAbs(w)
-	U, V, W := ev.pp.pow(au), ev.pp.pow(av), ev.pq.pow(aw)
+	var U, V, W, S float64
+	if near {
+		U = ev.pp.powNear(au, c.au, c.iu, c.U)
+		V = ev.pp.powNear(av, c.av, c.iv, c.V)
+		W = ev.pq.powNear(aw, c.aw, c.iw, c.W)
+	} else {
+		U, V, W = ev.pp.pow(au), ev.pp.pow(av), ev.pq.pow(aw)
+	}
 	s := U + V
 	if !(s > 0) || s > 1e100 || W > 1e100 {
 		return 0, g, false
 	}
-	S := ev.pm.pow(s)
+	is := 1 / s
+	if near {
+		S = ev.pm.powNear(s, c.s, c.is, c.S)
+	} else {
+		S = ev.pm.pow(s)
+	}
 	G := S + W
 	d := G - 1
 	if math.Abs(d) < 1e-3 {
@@ -100,8 +155,10 @@ func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
 	}
 	// ∇G = q·(S/s·U/u·ux, S/s·V/v·vy, (W/w − S/s·(U·tx/cx + V·ty/cy))/a3)
 	// (m·p = q), and ∇F = h·(F+1)/G·∇G.
-	Ss := S / s
-	Uu, Vv, Ww := U/au, V/av, W/aw
+	iu, iv, iw := 1/au, 1/av, 1/aw
+	*c = powCache{au, av, aw, s, iu, iv, iw, is, U, V, W, S}
+	Ss := S * is
+	Uu, Vv, Ww := U*iu, V*iv, W*iw
 	if u < 0 {
 		Uu = -Uu
 	}
@@ -139,8 +196,9 @@ func floorAbs(x float64) float64 {
 // unit normal. ok is false when the evaluation fails, a step is too long or
 // the iteration does not converge: the caller falls back to projectPoint.
 func (ev *evaluator) project(x geom.Vec3, maxStep float64) (p, n geom.Vec3, ok bool) {
+	var c powCache
 	for it := 0; it < 8; it++ {
-		f, g, good := ev.eval(x)
+		f, g, good := ev.evalc(x, &c, it > 0)
 		if !good {
 			return p, n, false
 		}

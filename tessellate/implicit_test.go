@@ -90,3 +90,57 @@ func TestEvaluatorProject(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluatorNear: an evaluation started from the powers of a nearby
+// point (the binomial series of powSpec.powNear, or exp/log beyond its
+// range) gives what a fresh evaluation gives, over steps from Newton's last
+// corrections to a few percent of the coordinates.
+func TestEvaluatorNear(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	shapes := append(sweep(20),
+		geom.Superovoid{A: [3]float64{1, 0.8, 0.6}, Eps: [2]float64{0.3, 0.3}},
+		geom.Superovoid{A: [3]float64{1, 0.8, 0.6}, Eps: [2]float64{0.5, 0.8}, Taper: [2]float64{0.2, -0.1}},
+		geom.Superovoid{A: [3]float64{1, 2, 3}, Eps: [2]float64{0.05, 1.95}, Taper: [2]float64{-0.5, 0.5}},
+		geom.Superovoid{A: [3]float64{1, 2, 3}, Eps: [2]float64{1.95, 0.05}},
+	)
+	var ev evaluator
+	worstF, worstN := 0.0, 0.0
+	series := 0
+	for _, s := range shapes {
+		ev.init(&s)
+		for k := 0; k < 300; k++ {
+			x0 := s.Point(rng.Float64()*2*math.Pi, (rng.Float64()-0.5)*math.Pi).Mul(1 + 0.01*(rng.Float64()-0.5))
+			var c powCache
+			if _, _, ok := ev.evalc(x0, &c, false); !ok {
+				continue
+			}
+			step := math.Pow(10, -1-12*rng.Float64()) * maxAxis(s)
+			x1 := x0.Add(geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Normalize().Mul(step))
+			if k%5 == 0 {
+				x1[k/5%3] = x0[k/5%3] // one base unchanged
+			}
+			c0 := c
+			f, g, ok := ev.evalc(x1, &c, true)
+			fw, gw, okw := ev.eval(x1)
+			if ok != okw {
+				t.Fatalf("%+v at %v: near ok %v, fresh ok %v", s, x1, ok, okw)
+			}
+			if !ok {
+				continue
+			}
+			if r := math.Abs(c.au-c0.au) * c0.iu; ev.pp.general && r <= ev.pp.rmax && r > 0 {
+				series++
+			}
+			df := math.Abs(f - fw)
+			an := math.Atan2(g.Cross(gw).Len(), g.Dot(gw))
+			worstF, worstN = math.Max(worstF, df), math.Max(worstN, an)
+			if df > 1e-14*math.Max(1, math.Abs(fw)) || an > 1e-14 || math.Abs(g.Len()/gw.Len()-1) > 1e-13 {
+				t.Errorf("%+v from %v to %v: F %.17g (fresh %.17g), gradient %v (fresh %v)", s, x0, x1, f, fw, g, gw)
+			}
+		}
+	}
+	t.Logf("worst residual difference %.2g, normal angle %.2g rad; %d series evaluations", worstF, worstN, series)
+	if series < 1000 {
+		t.Errorf("only %d evaluations used the series", series)
+	}
+}

@@ -48,15 +48,17 @@ var quarterCurves = [5]quarterCurve{
 const curveTable = 256
 
 // radialPoint returns the surface point on the ray through unit direction d
-// (Newton on F(t·d), starting from t), with its unit normal.
-func (mt *Marcher) radialPoint(d geom.Vec3, t float64) (x, n geom.Vec3, tOut float64, ok bool) {
+// (Newton on F(t·d), starting from t), with its unit normal, to the
+// residual tol (ProjectTol for a vertex; the arc-length table needs less).
+func (mt *Marcher) radialPoint(d geom.Vec3, t, tol float64) (x, n geom.Vec3, tOut float64, ok bool) {
+	var c powCache
 	for it := 0; it < 30; it++ {
 		x = geom.Vec3{t * d[0], t * d[1], t * d[2]}
-		f, g, good := mt.ev.eval(x)
+		f, g, good := mt.ev.evalc(x, &c, it > 0)
 		if !good {
 			break
 		}
-		if math.Abs(f) <= ProjectTol {
+		if math.Abs(f) <= tol {
 			return x, g.Normalize(), t, true
 		}
 		df := g.Dot(d)
@@ -196,11 +198,14 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 			x, n = mt.mesh.Positions[axis[c.from]], mt.mesh.Normals[axis[c.from]]
 		case curveTable:
 			x, n = mt.mesh.Positions[axis[c.to]], mt.mesh.Normals[axis[c.to]]
+			t = x.Len()
 		default:
 			sn, cs := math.Sincos(phi)
 			d := geom.Vec3{cs*c.e1[0] + sn*c.e2[0], cs*c.e1[1] + sn*c.e2[1], cs*c.e1[2] + sn*c.e2[2]}
+			// The table only spaces the vertices: 1e-9 is ample, and
+			// saves a Newton step per sample.
 			var ok bool
-			x, n, t, ok = mt.radialPoint(d, t)
+			x, n, t, ok = mt.radialPoint(d, t, 1e-9)
 			if !ok {
 				return errors.New("marching triangles: boundary curve off the surface")
 			}
@@ -210,7 +215,7 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 			h := 0.5 * (mt.localSize(prev, prevN) + mt.localSize(x, n))
 			cum += x.Sub(prev).Len() / h
 		}
-		tb[k] = curveSample3{phi: phi, cum: cum}
+		tb[k] = curveSample3{phi: phi, cum: cum, t: t}
 		prev, prevN = x, n
 	}
 	nseg := int(math.Round(cum))
@@ -219,7 +224,6 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 	}
 	mt.bverts = append(mt.bverts, axis[c.from])
 	j := 0
-	t = mt.mesh.Positions[axis[c.from]].Len()
 	for s := 1; s < nseg; s++ {
 		target := cum * float64(s) / float64(nseg)
 		for tb[j+1].cum < target {
@@ -229,11 +233,11 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 		phi := tb[j].phi + f*(tb[j+1].phi-tb[j].phi)
 		sn, cs := math.Sincos(phi)
 		d := geom.Vec3{cs*c.e1[0] + sn*c.e2[0], cs*c.e1[1] + sn*c.e2[1], cs*c.e1[2] + sn*c.e2[2]}
-		x, n, tt, ok := mt.radialPoint(d, t)
+		// Newton starts from the table's radius, interpolated.
+		x, n, _, ok := mt.radialPoint(d, tb[j].t+f*(tb[j+1].t-tb[j].t), ProjectTol)
 		if !ok {
 			return errors.New("marching triangles: boundary curve off the surface")
 		}
-		t = tt
 		mt.bverts = append(mt.bverts, mt.addVertex(x, n))
 	}
 	mt.bverts = append(mt.bverts, axis[c.to])
@@ -241,8 +245,8 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 }
 
 // curveSample3 is one table entry of a quarter curve: the polar angle and
-// the cumulative arc length over edge length.
-type curveSample3 struct{ phi, cum float64 }
+// the cumulative arc length over edge length, and the radius along the ray.
+type curveSample3 struct{ phi, cum, t float64 }
 
 // inPatch reports whether a new vertex lies strictly inside the quarter
 // x, y > 0 and on the loop's side of z = 0.
@@ -252,52 +256,86 @@ func (mt *Marcher) inPatch(q geom.Vec3, side int8) bool {
 
 // mirror completes the surface from the meshed quarter: reflections in
 // x, in y and in both. Vertices on a mirror plane are shared, not repeated;
-// a single reflection reverses the triangles' winding.
+// a single reflection reverses the triangles' winding. The slices are
+// sized once and filled by index: per-element appends cost more than the
+// copies themselves here.
 func (mt *Marcher) mirror() {
 	m := &mt.mesh
-	nv := int32(len(m.Positions))
+	nv := len(m.Positions)
 	nt := len(m.Indices)
-	if cap(mt.remap) < int(3*nv) {
+	if cap(mt.remap) < 3*nv {
 		mt.remap = make([]int32, 3*nv)
 	}
 	mx, my, mxy := mt.remap[:nv], mt.remap[nv:2*nv], mt.remap[2*nv:3*nv]
-	for i := int32(0); i < nv; i++ {
-		p, n := m.Positions[i], m.Normals[i]
-		onX, onY := p[0] == 0, p[1] == 0
-		if onX {
-			mx[i] = i
-		} else {
-			mx[i] = int32(len(m.Positions))
-			m.Positions = append(m.Positions, geom.Vec3{-p[0], p[1], p[2]})
-			m.Normals = append(m.Normals, geom.Vec3{-n[0], n[1], n[2]})
+	// Count the vertices first: those on x = 0 or y = 0 are shared.
+	total := nv
+	for i := range nv {
+		p := m.Positions[i]
+		switch onX, onY := p[0] == 0, p[1] == 0; {
+		case onX && onY:
+		case onX || onY:
+			total++
+		default:
+			total += 3
 		}
-		if onY {
-			my[i] = i
-		} else {
-			my[i] = int32(len(m.Positions))
-			m.Positions = append(m.Positions, geom.Vec3{p[0], -p[1], p[2]})
-			m.Normals = append(m.Normals, geom.Vec3{n[0], -n[1], n[2]})
+	}
+	m.Positions = grow(m.Positions, total)
+	m.Normals = grow(m.Normals, total)
+	m.Indices = growIdx(m.Indices, 4*nt)
+	pos, nrm := m.Positions, m.Normals
+	k := int32(nv)
+	for i := range int32(nv) {
+		p, n := pos[i], nrm[i]
+		onX, onY := p[0] == 0, p[1] == 0
+		mx[i], my[i], mxy[i] = i, i, i
+		if !onX {
+			mx[i] = k
+			pos[k], nrm[k] = geom.Vec3{-p[0], p[1], p[2]}, geom.Vec3{-n[0], n[1], n[2]}
+			k++
+		}
+		if !onY {
+			my[i] = k
+			pos[k], nrm[k] = geom.Vec3{p[0], -p[1], p[2]}, geom.Vec3{n[0], -n[1], n[2]}
+			k++
 		}
 		switch {
 		case onX && onY:
-			mxy[i] = i
 		case onX:
 			mxy[i] = my[i]
 		case onY:
 			mxy[i] = mx[i]
 		default:
-			mxy[i] = int32(len(m.Positions))
-			m.Positions = append(m.Positions, geom.Vec3{-p[0], -p[1], p[2]})
-			m.Normals = append(m.Normals, geom.Vec3{-n[0], -n[1], n[2]})
+			mxy[i] = k
+			pos[k], nrm[k] = geom.Vec3{-p[0], -p[1], p[2]}, geom.Vec3{-n[0], -n[1], n[2]}
+			k++
 		}
 	}
-	for k := 0; k < nt; k += 3 {
-		a, b, c := m.Indices[k], m.Indices[k+1], m.Indices[k+2]
-		m.Indices = append(m.Indices,
-			uint32(mx[a]), uint32(mx[c]), uint32(mx[b]),
-			uint32(my[a]), uint32(my[c]), uint32(my[b]),
-			uint32(mxy[a]), uint32(mxy[b]), uint32(mxy[c]))
+	idx := m.Indices
+	for j, o := 0, nt; j < nt; j, o = j+3, o+9 {
+		a, b, c := idx[j], idx[j+1], idx[j+2]
+		t := idx[o : o+9 : o+9]
+		t[0], t[1], t[2] = uint32(mx[a]), uint32(mx[c]), uint32(mx[b])
+		t[3], t[4], t[5] = uint32(my[a]), uint32(my[c]), uint32(my[b])
+		t[6], t[7], t[8] = uint32(mxy[a]), uint32(mxy[b]), uint32(mxy[c])
 	}
-	// The size buffer follows the vertices only for the marcher's own use;
-	// it is not needed after the march.
+}
+
+// grow returns s resliced to length n, reallocating (with its contents)
+// only when its capacity is short.
+func grow(s []geom.Vec3, n int) []geom.Vec3 {
+	if cap(s) < n {
+		t := make([]geom.Vec3, len(s), n)
+		copy(t, s)
+		s = t
+	}
+	return s[:n]
+}
+
+func growIdx(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		t := make([]uint32, len(s), n)
+		copy(t, s)
+		s = t
+	}
+	return s[:n]
 }
