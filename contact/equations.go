@@ -16,6 +16,7 @@ type pair struct {
 	a, b   *geom.Superovoid
 	ta, tb geom.Transform // local to world
 	ab     geom.Transform // a's local frame to b's
+	convex bool           // both shapes convex (set by the query)
 }
 
 func newPair(a, b *geom.Body) pair {

@@ -47,6 +47,11 @@ type newtonOutcome struct {
 	iters     int
 	converged bool
 	sys       system // evaluated at x (no Jacobian)
+	// na, nb are the local unit normals at the final points when the
+	// implicit gradients give them (implicit and ntb schemes), so that
+	// classify need not evaluate them again.
+	na, nb      vec
+	haveNormals bool
 }
 
 // newton runs a globalised Newton–Raphson from x0: the full Newton step is
@@ -132,6 +137,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 				if m == Implicit {
 					out.sys.localP = vec{x[0], x[1], x[2]}
 					out.sys.localQ = vec{x[3], x[4], x[5]}
+					// The normals at the stepped points to first order:
+					// ∇F + ∇²F·dx, an error of order |dx|² (≤ 1e-12·L²).
+					ga := sys.ea.Grad.Add(geom.MulMV(&sys.ea.Hess, vec{dx[0], dx[1], dx[2]}))
+					gb := sys.eb.Grad.Add(geom.MulMV(&sys.eb.Hess, vec{dx[3], dx[4], dx[5]}))
+					out.na, out.nb, out.haveNormals = unitPair(ga, gb)
 				} else {
 					out.sys.localP = pr.a.Point(x[0], x[1])
 					out.sys.localQ = pr.b.Point(x[2], x[3])
@@ -186,7 +196,19 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	}
 	out.x = x
 	out.sys = *sys
+	if m != Parametric {
+		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)
+	}
 	return out
+}
+
+// unitPair normalises two gradients; ok is false if either cannot be.
+func unitPair(ga, gb vec) (na, nb vec, ok bool) {
+	la, lb := ga.Len(), gb.Len()
+	if !(la > 0 && lb > 0) || math.IsInf(la+lb, 0) {
+		return na, nb, false
+	}
+	return ga.Mul(1 / la), gb.Mul(1 / lb), true
 }
 
 // finalStep is the Newton step, relative to the step cap, below which the

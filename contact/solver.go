@@ -108,6 +108,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
+	pr.convex = convex
 	res.ReasonA, res.ReasonB = ia.reason, ib.reason
 	if !ia.convex {
 		res.NonConvex |= 1
@@ -284,10 +285,14 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	s := &o.sys
 	// Final witness points and exact normals, whatever the scheme.
 	lp, lq := s.localP, s.localQ
-	na, oka := pr.a.Normal(lp)
-	nb, okb := pr.b.Normal(lq)
-	if !oka || !okb {
-		return c
+	na, nb := o.na, o.nb
+	if !o.haveNormals {
+		var oka, okb bool
+		na, oka = pr.a.Normal(lp)
+		nb, okb = pr.b.Normal(lq)
+		if !oka || !okb {
+			return c
+		}
 	}
 	c.lp, c.lq = lp, lq
 	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
@@ -306,7 +311,12 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 			return c
 		}
 	}
-	if c.nP.Dot(d) >= 0 {
+	if c.nP.Dot(d) >= 0 && pr.convex {
+		// Separated candidate of convex bodies: each lies in its tangent
+		// half-space, so each point is outside the other body.
+		c.separated = true
+		c.sd = dist
+	} else if c.nP.Dot(d) >= 0 {
 		// Separated candidate: each point must lie outside the other body.
 		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
 		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
