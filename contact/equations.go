@@ -149,6 +149,18 @@ func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) 
 	ta, ba := pr.ab.InvDir(t), pr.ab.InvDir(b)
 	wt := geom.MulMV(&ea.Hess, ta.Sub(nl.Mul(nl.Dot(ta))).Mul(inv))
 	wb := geom.MulMV(&ea.Hess, ba.Sub(nl.Mul(nl.Dot(ba))).Mul(inv))
+	gtn, gbn, gtd, gbd := geom.HouseholderGrad2(gb, s.nP, d)
+	ut, ub := geom.MulMV(&eb.Hess, gtn), geom.MulMV(&eb.Hess, gbn)
+	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
+	if s.n == 6 {
+		// The unknowns are the points themselves: the rows are the vectors.
+		for k := 0; k < 3; k++ {
+			s.jac[0][k], s.jac[1][k], s.jac[2][k], s.jac[3][k] = wt[k], wb[k], -ta[k], -ba[k]
+			s.jac[0][3+k], s.jac[1][3+k], s.jac[2][3+k], s.jac[3][3+k] = ut[k], ub[k], vt[k], vb[k]
+			s.jac[4][k], s.jac[5][3+k] = ga[k], gb[k]
+		}
+		return true
+	}
 	for k := 0; k < s.ka; k++ {
 		dl := dla[k]
 		s.jac[0][k] = wt.Dot(dl)
@@ -156,22 +168,12 @@ func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) 
 		s.jac[2][k] = -ta.Dot(dl)
 		s.jac[3][k] = -ba.Dot(dl)
 	}
-	gtn, gbn := geom.HouseholderGrad(gb, s.nP)
-	gtd, gbd := geom.HouseholderGrad(gb, d)
-	ut, ub := geom.MulMV(&eb.Hess, gtn), geom.MulMV(&eb.Hess, gbn)
-	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
 	for k := 0; k < s.kb; k++ {
 		dl, c := dlb[k], s.ka+k
 		s.jac[0][c] = ut.Dot(dl)
 		s.jac[1][c] = ub.Dot(dl)
 		s.jac[2][c] = vt.Dot(dl)
 		s.jac[3][c] = vb.Dot(dl)
-	}
-	if s.n == 6 {
-		for k := 0; k < 3; k++ {
-			s.jac[4][k] = ga[k]
-			s.jac[5][3+k] = gb[k]
-		}
 	}
 	return true
 }

@@ -45,23 +45,28 @@ func solveInPlace(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond fl
 			a[p], a[k] = a[k], a[p]
 			b[p], b[k] = b[k], b[p]
 		}
+		inv := 1 / a[k][k]
+		a[k][k] = inv // kept for the back substitution
+		rk := &a[k]
 		for i := k + 1; i < n; i++ {
-			f := a[i][k] / a[k][k]
+			ri := &a[i]
+			f := ri[k] * inv
 			if f == 0 {
 				continue
 			}
 			for j := k + 1; j < n; j++ {
-				a[i][j] -= f * a[k][j]
+				ri[j] -= f * rk[j]
 			}
 			b[i] -= f * b[k]
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
 		s := b[i]
+		ri := &a[i]
 		for j := i + 1; j < n; j++ {
-			s -= a[i][j] * x[j]
+			s -= ri[j] * x[j]
 		}
-		x[i] = s / a[i][i]
+		x[i] = s * ri[i]
 	}
 	for i := 0; i < n; i++ {
 		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {

@@ -57,3 +57,12 @@ func BenchmarkResidualHessianInto(b *testing.B) {
 		s.ResidualHessianInto(x, true, &e)
 	}
 }
+
+func BenchmarkLogResidualHessianInto(b *testing.B) {
+	s := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.7}, Taper: [2]float64{0.1, 0.2}}
+	x := geom.Vec3{0.3, 0.5, 0.4}
+	var e geom.Implicit
+	for i := 0; i < b.N; i++ {
+		s.LogResidualHessianInto(x, true, &e)
+	}
+}

@@ -119,3 +119,34 @@ func HouseholderGrad(n, v Vec3) (gt, gb Vec3) {
 	st, sb := s*t0, s*b0
 	return Vec3{t0 + st*n0, t1 + st*n1, t2 + st*n2}, Vec3{b0 + sb*n0, b1 + sb*n1, b2 + sb*n2}
 }
+
+// HouseholderGrad2 is HouseholderGrad for two vectors at once:
+// ∇_n(t·v), ∇_n(b·v), ∇_n(t·u), ∇_n(b·u).
+func HouseholderGrad2(n, v, u Vec3) (gtv, gbv, gtu, gbu Vec3) {
+	n0, n1, n2 := n[0], n[1], n[2]
+	nn := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
+	if nn == 0 {
+		return
+	}
+	s := 1 / nn
+	h0 := n0 + nn
+	if n0 < 0 {
+		h0 = n0 - nn
+		s = -s
+	}
+	ib := 1 / (h0*h0 + n1*n1 + n2*n2)
+	k := -2 * ib
+	grad := func(v Vec3) (gt, gb Vec3) {
+		v0, v1, v2 := v[0], v[1], v[2]
+		hv := h0*v0 + n1*v1 + n2*v2
+		ct := 4 * n1 * hv * ib * ib
+		cb := 4 * n2 * hv * ib * ib
+		t0, t1, t2 := k*n1*v0+ct*h0, k*(hv+n1*v1)+ct*n1, k*n1*v2+ct*n2
+		b0, b1, b2 := k*n2*v0+cb*h0, k*n2*v1+cb*n1, k*(hv+n2*v2)+cb*n2
+		st, sb := s*t0, s*b0
+		return Vec3{t0 + st*n0, t1 + st*n1, t2 + st*n2}, Vec3{b0 + sb*n0, b1 + sb*n1, b2 + sb*n2}
+	}
+	gtv, gbv = grad(v)
+	gtu, gbu = grad(u)
+	return
+}

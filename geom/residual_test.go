@@ -61,6 +61,9 @@ func TestHouseholderGradMatchesJacobian(t *testing.T) {
 		n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(math.Exp(4 * r.NormFloat64()))
 		v := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 		gt, gb := HouseholderGrad(n, v)
+		if a, b, c, d := HouseholderGrad2(n, v, v.Mul(2)); a != gt || b != gb || c.Sub(gt.Mul(2)).Len() > 1e-14*gt.Len() || d.Sub(gb.Mul(2)).Len() > 1e-14*gb.Len() {
+			t.Fatalf("HouseholderGrad2 differs from HouseholderGrad")
+		}
 		_, _, dt, db := HouseholderJac(n)
 		for j := 0; j < 3; j++ {
 			wt := v[0]*dt[j*3] + v[1]*dt[j*3+1] + v[2]*dt[j*3+2]
