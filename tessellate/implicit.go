@@ -17,6 +17,7 @@ import (
 type evaluator struct {
 	ia1, ia2, ia3 float64 // 1/a
 	tx, ty        float64
+	tapered       bool    // tx or ty non-zero: without, 1 + t·w is 1
 	p, m, q, h    float64 // 2/e1, e1/e2, 2/e2, e2/2
 	pp, pm, pq    powSpec
 	c2, c3, c4    float64 // series of (1+d)^h − 1 = h·d + c2·d² + c3·d³ + c4·d⁴
@@ -88,6 +89,7 @@ func (ev *evaluator) init(s *geom.Superovoid) {
 	e1, e2 := s.Eps[0], s.Eps[1]
 	ev.ia1, ev.ia2, ev.ia3 = 1/s.A[0], 1/s.A[1], 1/s.A[2]
 	ev.tx, ev.ty = s.Taper[0], s.Taper[1]
+	ev.tapered = ev.tx != 0 || ev.ty != 0
 	ev.p, ev.m, ev.q, ev.h = 2/e1, e1/e2, 2/e2, e2/2
 	ev.pp, ev.pm, ev.pq = newPowSpec(ev.p), newPowSpec(ev.m), newPowSpec(ev.q)
 	h := ev.h
@@ -120,11 +122,14 @@ func (ev *evaluator) eval(x geom.Vec3) (f float64, g geom.Vec3, ok bool) {
 // powers c holds, of a point close to x (see powSpec.powNear).
 func (ev *evaluator) evalc(x geom.Vec3, c *powCache, near bool) (f float64, g geom.Vec3, ok bool) {
 	w := x[2] * ev.ia3
-	cx, cy := 1+ev.tx*w, 1+ev.ty*w
-	if !(cx > 0 && cy > 0) {
-		return 0, g, false
+	icx, icy := 1.0, 1.0
+	if ev.tapered {
+		cx, cy := 1+ev.tx*w, 1+ev.ty*w
+		if !(cx > 0 && cy > 0) {
+			return 0, g, false
+		}
+		icx, icy = 1/cx, 1/cy
 	}
-	icx, icy := 1/cx, 1/cy
 	ux, vy := ev.ia1*icx, ev.ia2*icy
 	u, v := x[0]*ux, x[1]*vy
 	au, av, aw := floorAbs(u), floorAbs(v), floorAbs(w)

@@ -380,6 +380,10 @@ func pseudoAngle(y, x float64) float64 {
 	return 3 + x/(x-y)
 }
 
+// heapArity: a 4-ary heap is half as deep as a binary one; the pop that
+// starts every step sifts down fewer levels, each over one cache line.
+const heapArity = 4
+
 func (mt *Marcher) heapSet(k int, e heapEnt) {
 	mt.heap[k] = e
 	mt.nodes[e.node].hp = int32(k)
@@ -411,7 +415,7 @@ func (mt *Marcher) heapRemove(k int32) {
 		e := h[last]
 		mt.heap = h[:last]
 		mt.heapSet(int(k), e)
-		if k > 0 && e.key < mt.heap[(k-1)/2].key {
+		if k > 0 && e.key < mt.heap[(k-1)/heapArity].key {
 			mt.siftUp(int(k))
 		} else {
 			mt.siftDown(int(k))
@@ -425,7 +429,7 @@ func (mt *Marcher) siftUp(k int) {
 	h := mt.heap
 	e := h[k]
 	for k > 0 {
-		p := (k - 1) / 2
+		p := (k - 1) / heapArity
 		if h[p].key <= e.key {
 			break
 		}
@@ -440,13 +444,15 @@ func (mt *Marcher) siftDown(k int) {
 	n := len(h)
 	e := h[k]
 	for {
-		l := 2*k + 1
+		l := heapArity*k + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h[r].key < h[l].key {
-			m = r
+		for r := l + 1; r < l+heapArity && r < n; r++ {
+			if h[r].key < h[m].key {
+				m = r
+			}
 		}
 		if h[m].key >= e.key {
 			break
@@ -710,7 +716,9 @@ func (mt *Marcher) basis(i int32) (e1, e2 geom.Vec3, w float64) {
 	dp, dn := pv.p.Sub(v), nx.p.Sub(v)
 	sp, sn := nd.planes&pv.planes, nd.planes&nx.planes
 	if sp == 0 && sn == 0 {
-		e1 = tangent(dp, n).Normalize()
+		t := tangent(dp, n)
+		r := 1 / math.Sqrt(t[0]*t[0]+t[1]*t[1]+t[2]*t[2])
+		e1 = geom.Vec3{t[0] * r, t[1] * r, t[2] * r}
 		e2 = n.Cross(e1)
 		w = math.Atan2(dn.Dot(e2), dn.Dot(e1))
 		if w < 0 {

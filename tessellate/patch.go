@@ -188,6 +188,7 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 	}
 	tb := mt.table[:curveTable+1]
 	t := mt.mesh.Positions[axis[c.from]].Len()
+	tPrev := t // the radius one sample back, for a linear prediction
 	cum := 0.0
 	var prev, prevN geom.Vec3
 	for k := 0; k <= curveTable; k++ {
@@ -203,9 +204,15 @@ func (mt *Marcher) sampleCurve(c *quarterCurve, axis [4]int32) error {
 			sn, cs := math.Sincos(phi)
 			d := geom.Vec3{cs*c.e1[0] + sn*c.e2[0], cs*c.e1[1] + sn*c.e2[1], cs*c.e1[2] + sn*c.e2[2]}
 			// The table only spaces the vertices: 1e-9 is ample, and
-			// saves a Newton step per sample.
+			// from a radius extrapolated from the last two samples
+			// Newton mostly needs one step.
+			tp := t
+			if k > 1 {
+				tp = 2*t - tPrev
+			}
+			tPrev = t
 			var ok bool
-			x, n, t, ok = mt.radialPoint(d, t, 1e-9)
+			x, n, t, ok = mt.radialPoint(d, tp, 1e-9)
 			if !ok {
 				return errors.New("marching triangles: boundary curve off the surface")
 			}
