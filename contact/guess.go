@@ -249,7 +249,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		nt = 1
 	}
 	const maxStarts = 4 // including the cold guess's direction
-	convex := sv.shapes.pairConvex(pr)
+	convex := pr.convex
 	for s := 0; s < nd && nt < maxStarts; s++ {
 		bi := -1
 		for i := 0; i < nd; i++ {

@@ -59,10 +59,6 @@ func (c *shapeCache) info(s *geom.Superovoid) *shapeInfo {
 	return in
 }
 
-func (c *shapeCache) pairConvex(pr *pair) bool {
-	return c.info(pr.a).convex && c.info(pr.b).convex
-}
-
 // analyse decides convexity and measures the hull gap with geom (math.md
 // §1). It costs up to ~150 µs for a tapered shape, hence the cache.
 func analyse(s *geom.Superovoid) shapeInfo {
