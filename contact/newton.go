@@ -52,6 +52,9 @@ type newtonOutcome struct {
 	// classify need not evaluate them again.
 	na, nb      vec
 	haveNormals bool
+	// haveHess says sys holds the Hessians of the last evaluation (not with
+	// finite-difference Jacobians, whose evaluations skip them).
+	haveHess bool
 }
 
 // newton runs a globalised Newton–Raphson from x0: the full Newton step is
@@ -142,6 +145,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 					ga := sys.ea.Grad.Add(geom.MulMV(&sys.ea.Hess, vec{dx[0], dx[1], dx[2]}))
 					gb := sys.eb.Grad.Add(geom.MulMV(&sys.eb.Hess, vec{dx[3], dx[4], dx[5]}))
 					out.na, out.nb, out.haveNormals = unitPair(ga, gb)
+					out.haveHess = out.haveNormals && !opt.FiniteDiff
 				} else {
 					out.sys.localP = pr.a.Point(x[0], x[1])
 					out.sys.localQ = pr.b.Point(x[2], x[3])
@@ -198,6 +202,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	out.sys = *sys
 	if m != Parametric {
 		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)
+		out.haveHess = out.haveNormals && !opt.FiniteDiff
 	}
 	return out
 }

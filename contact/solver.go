@@ -86,6 +86,11 @@ type candidate struct {
 	nP, nQ    vec
 	lp, lq    vec
 	converged bool
+	// ea, eb are the log residuals' gradients and Hessians at (or one
+	// final Newton step from) the witness points, for the certificate's
+	// curvature test; haveHess says they are set (implicit and ntb).
+	ea, eb   geom.Implicit
+	haveHess bool
 }
 
 // fallbackOrder lists the schemes that recover a failed scheme.
@@ -233,13 +238,22 @@ func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
 	if !ia.convex && !ib.convex {
 		tol /= 2
 	}
-	if !ia.convex && !ia.sup.IsSupportPoint(pr.ta.InvDir(c.nP), c.lp, tol) {
+	if !ia.convex && !supportPoint(ia.sup, pr.ta.InvDir(c.nP), c.lp, tol, &c.ea, c.haveHess) {
 		return false
 	}
-	if !ib.convex && !ib.sup.IsSupportPoint(pr.tb.InvDir(c.nQ), c.lq, tol) {
+	if !ib.convex && !supportPoint(ib.sup, pr.tb.InvDir(c.nQ), c.lq, tol, &c.eb, c.haveHess) {
 		return false
 	}
 	return true
+}
+
+// supportPoint is the support-point test with Newton's curvature when it
+// has it.
+func supportPoint(t *geom.SupportTable, n, x vec, tol float64, e *geom.Implicit, haveHess bool) bool {
+	if haveHess {
+		return t.IsSupportPointHess(n, x, tol, e)
+	}
+	return t.IsSupportPoint(n, x, tol)
 }
 
 // better reports whether candidate c is a better answer than cur: any
@@ -283,6 +297,9 @@ func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxI
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	c := candidate{x: o.x, method: m, converged: o.converged}
 	s := &o.sys
+	if o.haveHess {
+		c.ea, c.eb, c.haveHess = s.ea, s.eb, true
+	}
 	// Final witness points and exact normals, whatever the scheme.
 	lp, lq := s.localP, s.localQ
 	na, nb := o.na, o.nb

@@ -57,6 +57,15 @@ func (t *SupportTable) Shape() Superovoid { return t.s }
 // itself, checked by the sign change of ψ across it, and every other
 // interval holding a maximum is solved and compared.
 func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
+	e, ok := t.s.Hessian(x)
+	return ok && t.IsSupportPointHess(n, x, tol, &e)
+}
+
+// IsSupportPointHess is IsSupportPoint with the local curvature at x given:
+// e holds the gradient and Hessian at x (or within rounding of it) of any
+// function whose level set through x is the surface and which grows
+// outwards (G, G^(e2/2) − 1, ln G), as a Newton solver has them at hand.
+func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) bool {
 	s := &t.s
 	if !finite3(n) || !finite3(x) || !(tol >= 0) {
 		return false
@@ -97,7 +106,7 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 	// positive (semi)definite. A point at the bottom of a dent is refused
 	// here; a tip (τ infinite) or a point beyond the bound is not a
 	// stationary point of F and is refused below.
-	if !t.locallyConvex(x) {
+	if !t.locallyConvex(e) {
 		return false
 	}
 	tx, _, _ := p.tauOfW(math.Max(-1, math.Min(1, x[2]/a3)))
@@ -178,13 +187,11 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 }
 
 // locallyConvex reports whether the surface curves away from its tangent
-// plane at x in every direction (to a relative 1e-9 of the body's size):
-// then a point whose normal is n is a strict local maximum of n·x.
-func (t *SupportTable) locallyConvex(x Vec3) bool {
-	e, ok := t.s.Hessian(x)
-	if !ok {
-		return false
-	}
+// plane in every direction (to a relative 1e-9 of the body's size), given a
+// residual's gradient and Hessian at the point: then a point whose normal is
+// n is a strict local maximum of n·x. Restricted to the tangent plane the
+// Hessians of G, G^h − 1 and h·ln G differ by positive factors only.
+func (t *SupportTable) locallyConvex(e *Implicit) bool {
 	g := e.Grad.Len()
 	if !(g > 0) {
 		return false

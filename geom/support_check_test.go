@@ -65,6 +65,10 @@ func TestIsSupportPointAgainstDenseSampling(t *testing.T) {
 			}
 			h := denseSupport(&s, pts, na, nz, n)
 			got := tab.IsSupportPoint(n, x, tol)
+			var e Implicit
+			if s.LogResidualHessianInto(x, true, &e) && tab.IsSupportPointHess(n, x, tol, &e) != got {
+				t.Fatalf("%+v at %v: the log residual's curvature decides differently", s, x)
+			}
 			if got {
 				accepted++
 				if h > n.Dot(x)+tol+1e-12 {
