@@ -208,6 +208,12 @@ func parseSlices(s string) (az, ze int, err error) {
 	return x, y, nil
 }
 
+// usageError marks a setting that cannot be meshed as given, found only
+// once the shape is known (a scene object's edge): exit status 2.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
 // meshResult is what runMesh reports.
 type meshResult struct {
 	mesh             *tessellate.Mesh
@@ -227,14 +233,21 @@ func buildMesh(ma *meshArgs) (*tessellate.Mesh, string, error) {
 		if edge == 0 {
 			edge = ma.sceneMesh.EffectiveEdge(s)
 		}
+		// Settings the marcher refuses are usage errors (exit 2), like
+		// the other bad flags, not failures to mesh.
 		if amin := math.Min(s.A[0], math.Min(s.A[1], s.A[2])); edge > amin {
-			return nil, "", fmt.Errorf("-edge %g: marching triangles need an edge of at most the smallest semi-axis %g", edge, amin)
+			return nil, "", usageError{fmt.Errorf("-edge %g: marching triangles need an edge of at most the smallest semi-axis %g", edge, amin)}
+		}
+		if ma.adaptive && ma.minEdge > edge {
+			return nil, "", usageError{fmt.Errorf("-min-edge %g: must not exceed the edge %g", ma.minEdge, edge)}
 		}
 		opt := tessellate.MarchOptions{Edge: edge, Adaptive: ma.adaptive, MinEdge: ma.minEdge}
 		var mt tessellate.Marcher
 		m, err := mt.Build(s, opt)
 		if errors.Is(err, tessellate.ErrNoClose) {
-			return nil, "", fmt.Errorf("%w (a crease of this shape is tighter than edge %.4g; -method grid meshes it)", err, edge)
+			// Creases no longer stop the front (they are patch
+			// boundaries); a runaway front is a bug to report.
+			return nil, "", fmt.Errorf("%w at edge %.4g (no shape of the tested parameter range does this; please report the shape; -method grid meshes every shape)", err, edge)
 		}
 		if err != nil {
 			return nil, "", err
@@ -274,6 +287,9 @@ func runMesh(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	r.build = time.Since(t0)
 	if err != nil {
 		fmt.Fprintf(stderr, "sovviz mesh: %s: %v\n", ma.source, err)
+		if errors.As(err, new(usageError)) {
+			return 2
+		}
 		return 1
 	}
 	r.mesh, r.desc = m, desc

@@ -282,6 +282,35 @@ func TestMeshErrors(t *testing.T) {
 	}
 }
 
+// TestMeshExitStatus: a setting the marcher refuses for this shape is a
+// usage error like any bad flag (exit 2, docs/mesh.md), and nothing is
+// written; a failed write exits 1.
+func TestMeshExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "c.obj")
+	knife := `{"a":[0.3,1.8,1],"eps":[1.9,1],"taper":[0.5,-0.5]}`
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-shape", knife, "-method", "marching-triangles", "-edge", "0.5", "-o", out}, 2,
+			"-edge 0.5: marching triangles need an edge of at most the smallest semi-axis 0.3"},
+		{[]string{"-shape", knife, "-method", "marching-triangles", "-edge", "0.1", "-adaptive", "-min-edge", "0.2", "-o", out}, 2,
+			"-min-edge 0.2: must not exceed the edge 0.1"},
+		{[]string{"-shape", "{\"a\":[1,1,1],\"eps\":[1,3]}", "-o", out}, 2, "shape.eps[1] = 3"},
+		{[]string{"-shape", testShape, "-o", filepath.Join(dir, "no", "such", "dir.obj")}, 1, "dir.obj"},
+	} {
+		code, _, stderr := runMeshCmd(c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%q: wrote %s", c.args, out)
+		}
+	}
+}
+
 // TestMeshKeepsOldFileOnError: a failed write leaves an existing output
 // untouched (the rename never happens).
 func TestMeshKeepsOldFileOnError(t *testing.T) {
