@@ -112,18 +112,23 @@ func TestWarmStartMatchesCold(t *testing.T) {
 // Steady-state queries allocate nothing: cold, warm, and a world update.
 func TestNoAllocations(t *testing.T) {
 	pairs := paperPairs(20, 9)
+	for _, g := range []Guess{Quadtree, Support, Octree} {
+		opt := DefaultOptions()
+		opt.Guess = g
+		sv := NewSolver(opt)
+		for i := range pairs {
+			sv.Query(&pairs[i][0], &pairs[i][1])
+		}
+		k := 0
+		if n := testing.AllocsPerRun(200, func() {
+			p := &pairs[k%len(pairs)]
+			k++
+			sv.Query(&p[0], &p[1])
+		}); n != 0 {
+			t.Errorf("cold query (%v guess) allocates %v times", g, n)
+		}
+	}
 	sv := NewSolver(DefaultOptions())
-	for i := range pairs {
-		sv.Query(&pairs[i][0], &pairs[i][1])
-	}
-	k := 0
-	if n := testing.AllocsPerRun(200, func() {
-		p := &pairs[k%len(pairs)]
-		k++
-		sv.Query(&p[0], &p[1])
-	}); n != 0 {
-		t.Errorf("cold query allocates %v times", n)
-	}
 	prev := sv.Query(&pairs[0][0], &pairs[0][1])
 	if n := testing.AllocsPerRun(200, func() { prev = sv.QueryWarm(&pairs[0][0], &pairs[0][1], &prev) }); n != 0 {
 		t.Errorf("warm query allocates %v times", n)

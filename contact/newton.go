@@ -190,6 +190,9 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			st := TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
+		if sv.losing(m, sys, step, L) {
+			break // an exploratory start heading for a worse pair
+		}
 		// Converged when the step is below tolerance, or when the residual
 		// is so small (|Φ| < 1e-12) that the quadratic next step would be
 		// below rounding anyway.
@@ -214,6 +217,29 @@ func unitPair(ga, gb vec) (na, nb vec, ok bool) {
 		return na, nb, false
 	}
 	return ga.Mul(1 / la), gb.Mul(1 / lb), true
+}
+
+// losing reports whether an exploratory start of the multi-start
+// (sv.exploring) is converging to the best pair found so far or to a
+// common-normal pair that cannot beat it, so that its last iterations can be
+// saved. Only in the quadratic regime of the implicit scheme (a pure Newton step of at most L/100): there
+// the points move by at most about twice the last step from here on, so the
+// signed distance along a's normal changes by less than 4 steps.
+func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
+	b := &sv.explore
+	if !sv.exploring || !b.valid || !b.converged || m != Implicit || step > 0.01*L {
+		return false
+	}
+	slack := 4*step + 1e-9*L
+	if sys.localP.Sub(b.lp).Len()+sys.localQ.Sub(b.lq).Len() <= slack {
+		return true // converging to the best pair itself
+	}
+	est := sys.nP.Dot(sys.Q.Sub(sys.P))
+	if b.separated {
+		// A farther pair, or an overlapping one, is worse.
+		return est-slack > b.sd || est+slack < 0
+	}
+	return est+slack < b.sd // a deeper overlap is worse
 }
 
 // finalStep is the Newton step, relative to the step cap, below which the

@@ -19,6 +19,12 @@ type Solver struct {
 	// branch-and-bound stack.
 	octs     map[octKey]*geom.Octree
 	octStack [octStackMax][2]int32
+	// explore is a copy of the multi-start's best candidate while it runs
+	// its exploratory starts (exploring set): Newton abandons a start that
+	// is converging to that pair or a worse one (Solver.losing). A copy, not
+	// a pointer, so that the query's candidates stay on the stack.
+	explore   candidate
+	exploring bool
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
