@@ -82,23 +82,53 @@ func quadtreeGuess(pr *pair, levels int, res *Result) (pa, pb [2]float64) {
 // tapered shape. Exact without taper; with taper Newton polishes it, it only
 // has to land in the right basin.
 func approxSupport(s *geom.Superovoid, n vec) vec {
-	p1, p2 := seNormalParams(s, n)
-	return s.Point(p1, p2)
+	// The untapered support point is the gradient of the support function
+	// h = ‖(N, a3·nz)‖_k2, N = ‖(a1·nx, a2·ny)‖_k1 (k = 2/(2 − e)); taper
+	// then moves it as it moves every point of its section. In logarithms:
+	// eleven transcendental functions, against about twenty-five through
+	// the angles (the thesis's parameters of the point, then Point), for
+	// the same point (TestApproxSupportMatchesAngles).
+	k1, k2 := 2/(2-s.Eps[0]), 2/(2-s.Eps[1])
+	A, B, C := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+	if !(A+B > 0) || math.IsInf(A+B+C, 0) || math.IsNaN(C) {
+		if n[2] < 0 {
+			return vec{0, 0, -s.A[2]}
+		}
+		return vec{0, 0, s.A[2]}
+	}
+	lA, lB := flog(A), flog(B)
+	lN := logAddExp(k1*lA, k1*lB) / k1
+	var x vec
+	lh := lN
+	if C > 0 {
+		lh = logAddExp(k2*lN, k2*math.Log(C)) / k2
+		x[2] = math.Copysign(s.A[2]*math.Exp((k2-1)*(math.Log(C)-lh)), n[2])
+	}
+	r := math.Exp((k2 - 1) * (lN - lh)) // ∂h/∂N
+	if A > 0 {
+		x[0] = math.Copysign(s.A[0]*r*math.Exp((k1-1)*(lA-lN)), n[0])
+	}
+	if B > 0 {
+		x[1] = math.Copysign(s.A[1]*r*math.Exp((k1-1)*(lB-lN)), n[1])
+	}
+	w := x[2] / s.A[2]
+	x[0] *= 1 + s.Taper[0]*w
+	x[1] *= 1 + s.Taper[1]*w
+	return x
 }
 
-// seNormalParams returns the parameters of the point of the untapered shape
-// whose normal is n (math.md §1, "point with a given local normal").
-func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
-	e1, e2 := s.Eps[0], s.Eps[1]
-	d1, d2 := 1/(2-e1), 1/(2-e2)
-	ax, ay, az := s.A[0]*n[0], s.A[1]*n[1], s.A[2]*n[2]
-	p1 = math.Atan2(fspow(ay, d1), fspow(ax, d1))
-	if math.Abs(ax) >= math.Abs(ay) {
-		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Cos(p1)), 2-e1), d2), fpow(math.Abs(ax), d2))
-	} else {
-		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Sin(p1)), 2-e1), d2), fpow(math.Abs(ay), d2))
+// flog is ln|a| with −Inf for 0.
+func flog(a float64) float64 { return math.Log(math.Abs(a)) }
+
+// logAddExp returns ln(e^a + e^b) without overflow.
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
 	}
-	return
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 // seSupport is the support function of the untapered superellipsoid with
