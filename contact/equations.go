@@ -114,7 +114,8 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 //	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, HouseholderGrad)
 //
 // It returns false where the iterate leaves the domain or a gradient
-// vanishes.
+// vanishes. (The transforms are written out as MulMV: Transform's methods
+// are just over the inlining budget.)
 func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
 	ea, eb := &s.ea, &s.eb
 	if !pr.a.LogResidualHessianInto(lp, jac, ea) || !pr.b.LogResidualHessianInto(lq, jac, eb) {
@@ -127,8 +128,8 @@ func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) 
 	}
 	inv := 1 / gla
 	nl := ga.Mul(inv)
-	s.nP = pr.ab.Dir(nl)
-	s.P = pr.ab.Point(lp)
+	s.nP = geom.MulMV(&pr.ab.R, nl)
+	s.P = geom.MulMV(&pr.ab.R, lp).Add(pr.ab.T)
 	s.Q = lq
 	s.Fa, s.gFa, s.Fb, s.gFb = ea.G, ga, eb.G, gb
 	s.localP, s.localQ = lp, lq
@@ -146,7 +147,7 @@ func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) 
 		return true
 	}
 	s.jac = [6][6]float64{}
-	ta, ba := pr.ab.InvDir(t), pr.ab.InvDir(b)
+	ta, ba := geom.MulMtV(&pr.ab.R, t), geom.MulMtV(&pr.ab.R, b)
 	wt := geom.MulMV(&ea.Hess, ta.Sub(nl.Mul(nl.Dot(ta))).Mul(inv))
 	wb := geom.MulMV(&ea.Hess, ba.Sub(nl.Mul(nl.Dot(ba))).Mul(inv))
 	gtn, gbn, gtd, gbd := geom.HouseholderGrad2(gb, s.nP, d)

@@ -212,8 +212,10 @@ func ellipsoidSupport(s *geom.Superovoid, n vec) vec {
 
 // fastGap returns the gap estimate n·(Q − P) and Q − P with ellipsoid supports.
 func fastGap(pr *pair, n vec) (float64, vec) {
-	P := pr.ta.Point(ellipsoidSupport(pr.a, pr.ta.InvDir(n)))
-	Q := pr.tb.Point(ellipsoidSupport(pr.b, pr.tb.InvDir(n.Mul(-1))))
+	// (Transform's methods, written out: they are just over the inlining
+	// budget, and this runs ten times per cold guess.)
+	P := geom.MulMV(&pr.ta.R, ellipsoidSupport(pr.a, geom.MulMtV(&pr.ta.R, n))).Add(pr.ta.T)
+	Q := geom.MulMV(&pr.tb.R, ellipsoidSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))).Add(pr.tb.T)
 	d := Q.Sub(P)
 	return n.Dot(d), d
 }
@@ -308,7 +310,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			continue
 		}
 		n := dirs[i]
-		gap[i] = n.Dot(c) - seSupport(pr.a, pr.ta.InvDir(n)) - seSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+		gap[i] = n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
 	}
 	var tried [5]vec
 	nt := 0
