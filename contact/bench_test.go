@@ -103,3 +103,55 @@ func TestLatencyDistribution(t *testing.T) {
 		t.Logf("%v: median %.2f µs p99 %.2f µs max %.1f; mean iterations %.2f; fallbacks %d", m, ts[len(ts)/2], ts[len(ts)*99/100], ts[len(ts)-1], float64(iters)/float64(len(pairs)), fb)
 	}
 }
+
+// benchSupport times cold queries of sovviz's default solver (implicit
+// scheme, support guess) on the paper battery's separated or overlapping
+// pairs only: the two rows of README's benchmark table, without the
+// per-query timer of sovviz bench.
+func benchSupport(b *testing.B, separated bool) {
+	all := PaperBattery(4000, 1)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	var idx []int
+	for i := 0; i < len(all) && len(idx) < 1500; i++ {
+		if (sv.Query(&all[i][0], &all[i][1]).Distance > 0) == separated {
+			idx = append(idx, i)
+		}
+	}
+	for _, i := range idx { // the chosen pairs' shapes, last in the analysis cache
+		sv.Prepare(&all[i][0].Shape)
+		sv.Prepare(&all[i][1].Shape)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &all[idx[i%len(idx)]]
+		sv.Query(&p[0], &p[1])
+	}
+}
+
+func BenchmarkQuerySupportSeparated(b *testing.B)   { benchSupport(b, true) }
+func BenchmarkQuerySupportOverlapping(b *testing.B) { benchSupport(b, false) }
+
+// BenchmarkQuerySupportWarm moves b by up to 0.5e-3 per query of a pair and
+// warm-starts from the pair's previous answer.
+func BenchmarkQuerySupportWarm(b *testing.B) {
+	pairs := PaperBattery(500, 2)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	prev := make([]Result, len(pairs))
+	for i := range pairs {
+		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(pairs)
+		p := &pairs[k]
+		p[1].Pose.Position[0] += 1e-3 * (r.Float64() - 0.5)
+		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
+	}
+}
