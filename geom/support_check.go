@@ -24,6 +24,7 @@ type SupportTable struct {
 	s                           Superovoid
 	n                           int
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
+	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
 }
 
 // SupportTable builds the support table of the shape.
@@ -38,6 +39,7 @@ func (s *Superovoid) SupportTable() SupportTable {
 		t.r[i] = math.Exp(s.Eps[1] * math.Log(c))
 		t.cx[i], t.cy[i] = 1+s.Taper[0]*w, 1+s.Taper[1]*w
 		t.cxk[i], t.cyk[i] = math.Exp(k*math.Log(t.cx[i])), math.Exp(k*math.Log(t.cy[i]))
+		t.tcx[i], t.tcy[i] = s.Taper[0]/t.cx[i], s.Taper[1]/t.cy[i]
 		t.n++
 	}
 	return t
@@ -99,8 +101,10 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	} else if be < 1 {
 		bk0 = math.Exp(p.k * (p.lbe - p.lal))
 	}
-	n0 := em * math.Exp(math.Log(ak0+bk0)/p.k)
-	bound := 2*math.Abs(p.c)/n0 + 2 // as in PointWithNormal
+	// N(0), from below (a smaller N only widens the bracket), for the
+	// bound of PointWithNormal.
+	n0 := em * onePlusPow(math.Min(ak0, bk0), 1/p.k) * (1 - powErr)
+	bound := 2*math.Abs(p.c)/n0 + 2
 	// x must be a local maximum of n·x over the surface, where the surface
 	// is locally convex: the Hessian of G restricted to the tangent plane is
 	// positive (semi)definite. A point at the bottom of a dent is refused
@@ -113,7 +117,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	if !(tx > -bound && tx < bound) {
 		return false
 	}
-	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, k2: math.Exp(math.Ln2 / p.k)}
+	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em}
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {
 		var tau, psi float64
@@ -150,40 +154,65 @@ type checkDir struct {
 	em       float64 // the larger of a1·|mx|, a2·|my|
 	al, be   float64 // a1·|mx|, a2·|my| over em
 	ak0, bk0 float64 // al^k, be^k
-	k2       float64 // 2^(1/k)
 }
 
-// node returns ψ at scan height i, with the exact sign, and whether F there
-// exceeds the limit. The k-norm N of the section lies between the larger of
-// its two terms and min(their sum, 2^(1/k) times the larger) (k >= 1), and
-// most heights are decided by these bounds alone, without the power
-// sum^(1/k).
+// node returns ψ at scan height i, or just its sign (±1) when bounds on
+// the section's k-norm decide it, and whether F there exceeds the limit.
 func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	p := d.p
 	ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
 	sum := ak + bk
-	rho := (ak*p.tx/t.cx[i] + bk*p.ty/t.cy[i]) / sum // N_w/N
-	base := t.tau[i] - t.r[i]*rho                    // ψ = base − c/N
-	na, nb := d.al*t.cx[i], d.be*t.cy[i]
-	big := math.Max(na, nb)
-	nlo, nhi := d.em*big, d.em*math.Min(na+nb, d.k2*big)
-	if t.r[i]*nhi+p.c*t.w[i] <= d.limit {
-		lo, hi := p.c/nhi, p.c/nlo // c/N lies in [lo, hi]
-		if p.c < 0 {
-			lo, hi = hi, lo
+	// ψ = τ − r·ρ − c/N with ρ = N_w/N = (ak·tx/cx + bk·ty/cy)/sum; below,
+	// ψ·sum = bs − c·sum/N, so that the bounds need no division.
+	bs := t.tau[i]*sum - t.r[i]*(ak*t.tcx[i]+bk*t.tcy[i])
+	// N = em·big·(1 + q)^(1/k), big the larger of the two section terms
+	// and q the ratio of their k-th powers, from a short series good to
+	// powErr: most heights are decided by its bounds alone.
+	big, q := d.al*t.cx[i], 0.0
+	if ak >= bk {
+		if ak > 0 {
+			q = bk / ak
 		}
-		if base-hi > 0 {
-			return base - hi, false
+	} else {
+		big, q = d.be*t.cy[i], ak/bk
+	}
+	n0 := d.em * big * onePlusPow(q, 1/p.k)
+	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
+	cw := p.c * t.w[i]
+	if t.r[i]*nlo+cw > d.limit {
+		return 0, true // a point at this height already lies beyond x
+	}
+	if t.r[i]*nhi+cw <= d.limit {
+		// c/N lies between c/nhi and c/nlo: the sign of ψ is decided when
+		// bs − c·sum/N has one sign at both ends.
+		cs := p.c * sum
+		e1, e2 := bs*nhi-cs, bs*nlo-cs // (ψ·sum)·N at N = nhi and N = nlo
+		if e1 > 0 && e2 > 0 {
+			return 1, false
 		}
-		if base-lo < 0 {
-			return base - lo, false
+		if e1 < 0 && e2 < 0 {
+			return -1, false
 		}
 	}
 	nn := d.em * math.Exp(math.Log(sum)/p.k)
-	if t.r[i]*nn+p.c*t.w[i] > d.limit {
+	if t.r[i]*nn+cw > d.limit {
 		return 0, true
 	}
-	return base - p.c/nn, false
+	return (bs - p.c*sum/nn) / sum, false
+}
+
+// powErr bounds the relative error of onePlusPow.
+const powErr = 4e-6
+
+// onePlusPow returns (1 + q)^e for q in [0, 1] and e in (0, 1] to a
+// relative error below 2e-6 (powErr leaves room for rounding): ln(1 + q) =
+// 2·atanh(s), s = q/(2 + q) <= 1/3, by its series to s⁹ (error below
+// 1.2e-6), and e^y, y <= ln 2, by Taylor to degree 9 (below 2e-8).
+func onePlusPow(q, e float64) float64 {
+	s := q / (2 + q)
+	s2 := s * s
+	y := e * 2 * s * (1 + s2*(1.0/3+s2*(1.0/5+s2*(1.0/7+s2*(1.0/9)))))
+	return 1 + y*(1+y*(1.0/2+y*(1.0/6+y*(1.0/24+y*(1.0/120+y*(1.0/720+y*(1.0/5040+y*(1.0/40320+y*(1.0/362880)))))))))
 }
 
 // locallyConvex reports whether the surface curves away from its tangent

@@ -143,3 +143,22 @@ func BenchmarkIsSupportPoint(b *testing.B) {
 		tabs[i&63].IsSupportPoint(ns[i&63], xs[i&63], 1e-9)
 	}
 }
+
+// onePlusPow keeps the error bound that the support check's node bounds
+// rely on, over its whole domain.
+func TestOnePlusPowBound(t *testing.T) {
+	worst := 0.0
+	for i := 0; i <= 2000; i++ {
+		q := float64(i) / 2000
+		for j := 1; j <= 400; j++ {
+			e := float64(j) / 400
+			want := math.Pow(1+q, e)
+			rel := math.Abs(onePlusPow(q, e)-want) / want
+			worst = math.Max(worst, rel)
+			if rel > powErr/2 {
+				t.Fatalf("onePlusPow(%g, %g): relative error %.3g", q, e, rel)
+			}
+		}
+	}
+	t.Logf("worst relative error %.3g (bound %g)", worst, powErr)
+}
