@@ -90,43 +90,34 @@ func approxSupport(s *geom.Superovoid, n vec) vec {
 	// the same point (TestApproxSupportMatchesAngles).
 	k1, k2 := 2/(2-s.Eps[0]), 2/(2-s.Eps[1])
 	A, B, C := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
-	if !(A+B > 0) || math.IsInf(A+B+C, 0) || math.IsNaN(C) {
-		if n[2] < 0 {
-			return vec{0, 0, -s.A[2]}
-		}
-		return vec{0, 0, s.A[2]}
+	if !(A > 0 && B > 0 && C > 0) || math.IsInf(A+B+C, 0) {
+		// A direction with a zero component (the multi-start's principal
+		// axes): the angle route, whose rounding (cos(π/2) ≠ 0) moves the
+		// seed off the exact face centre, where a box-like shape is flat
+		// and Newton stalls (docs/query.md's "boxes" pair: 49 iterations
+		// instead of 120).
+		p1, p2 := seNormalParams(s, n)
+		return s.Point(p1, p2)
 	}
-	lA, lB := flog(A), flog(B)
+	lA, lB := math.Log(A), math.Log(B)
 	lN := logAddExp(k1*lA, k1*lB) / k1
 	var x vec
-	lh := lN
-	if C > 0 {
-		lh = logAddExp(k2*lN, k2*math.Log(C)) / k2
-		x[2] = math.Copysign(s.A[2]*math.Exp((k2-1)*(math.Log(C)-lh)), n[2])
-	}
+	lC := math.Log(C)
+	lh := logAddExp(k2*lN, k2*lC) / k2
+	x[2] = math.Copysign(s.A[2]*math.Exp((k2-1)*(lC-lh)), n[2])
 	r := math.Exp((k2 - 1) * (lN - lh)) // ∂h/∂N
-	if A > 0 {
-		x[0] = math.Copysign(s.A[0]*r*math.Exp((k1-1)*(lA-lN)), n[0])
-	}
-	if B > 0 {
-		x[1] = math.Copysign(s.A[1]*r*math.Exp((k1-1)*(lB-lN)), n[1])
-	}
+	x[0] = math.Copysign(s.A[0]*r*math.Exp((k1-1)*(lA-lN)), n[0])
+	x[1] = math.Copysign(s.A[1]*r*math.Exp((k1-1)*(lB-lN)), n[1])
 	w := x[2] / s.A[2]
 	x[0] *= 1 + s.Taper[0]*w
 	x[1] *= 1 + s.Taper[1]*w
 	return x
 }
 
-// flog is ln|a| with −Inf for 0.
-func flog(a float64) float64 { return math.Log(math.Abs(a)) }
-
 // logAddExp returns ln(e^a + e^b) without overflow.
 func logAddExp(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
-	}
-	if math.IsInf(b, -1) {
-		return a
 	}
 	return a + math.Log1p(math.Exp(b-a))
 }
@@ -363,4 +354,19 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			return
 		}
 	}
+}
+
+// seNormalParams returns the parameters of the point of the untapered shape
+// whose normal is n (math.md §1, "point with a given local normal").
+func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
+	e1, e2 := s.Eps[0], s.Eps[1]
+	d1, d2 := 1/(2-e1), 1/(2-e2)
+	ax, ay, az := s.A[0]*n[0], s.A[1]*n[1], s.A[2]*n[2]
+	p1 = math.Atan2(fspow(ay, d1), fspow(ax, d1))
+	if math.Abs(ax) >= math.Abs(ay) {
+		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Cos(p1)), 2-e1), d2), fpow(math.Abs(ax), d2))
+	} else {
+		p2 = math.Atan2(fspow(az*fpow(math.Abs(math.Sin(p1)), 2-e1), d2), fpow(math.Abs(ay), d2))
+	}
+	return
 }
