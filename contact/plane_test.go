@@ -42,3 +42,23 @@ func TestPlaneDistance(t *testing.T) {
 		}
 	}
 }
+
+// A pointy body standing on its tip over a plane tilted by a hair: the
+// support point is the tip, so the distance is the tip's height (it was the
+// centre's once, when tan p2 overflowed).
+func TestPlaneDistanceNearlyAxial(t *testing.T) {
+	for _, e2 := range []float64{1.8, 1.9, 1.95} {
+		for _, tilt := range []float64{1e-3, 1e-8, 1e-12, 1e-20, 1e-100} {
+			b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, e2}, Taper: [2]float64{0.2, 0.1}},
+				Pose: geom.Pose{Position: geom.Vec3{0, 0, 2}, Orientation: geom.Quat{W: 1}}}
+			n := geom.Vec3{math.Sin(tilt), 0, math.Cos(tilt)}
+			got := PlaneDistance(&b, Plane{Normal: n})
+			// The tip (0, 0, 1) lies at n·tip; no point of the body is lower
+			// than the tip by more than the tilt allows (|x| <= 1.5).
+			tip := n.Dot(geom.Vec3{0, 0, 1})
+			if got.Status != Converged || got.Distance > tip+1e-12 || got.Distance < tip-1.5*tilt-1e-12 {
+				t.Fatalf("e2 %g tilt %g: distance %v (%v), tip at %v", e2, tilt, got.Distance, got.Status, tip)
+			}
+		}
+	}
+}

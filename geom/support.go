@@ -45,7 +45,7 @@ type supportProblem struct {
 // evalTau returns ψ(τ) and F at the point with parameter τ.
 func (p *supportProblem) evalTau(tau float64) (psi, f float64) {
 	t := spow(tau, 1/p.beta) // tan p2
-	c := 1 / math.Sqrt(1+t*t)
+	c := 1 / math.Hypot(1, t) // not Sqrt(1+t²): t² overflows for directions within 1e-154 of the axis
 	sn := t * c
 	if math.IsInf(t, 0) {
 		c, sn = 0, sgn(t)
@@ -178,6 +178,14 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 		} else {
 			tau = s.globalTau(&p, bound)
 		}
+		// The tip towards n is a surface point too: it wins where the
+		// root search cannot resolve the profile (directions within a hair
+		// of the axis, where τ overflows) and returns a clearly lower point.
+		// (Rounding ties go to the point found, whose normal is n.)
+		tip := math.Copysign(math.Inf(1), p.c)
+		if _, f := p.evalTau(tau); math.IsNaN(f) || f < math.Abs(p.c)*(1-1e-12) {
+			tau = tip
+		}
 		t = spow(tau, 1/p.beta)
 	}
 	x, p1, p2 = s.pointAt(&p, n, t)
@@ -189,7 +197,7 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 // through the angles: near a sharp corner of a section (e1 near 2) or a tip
 // (e2 near 2) the angle rounds to its limit long before the point does.
 func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, p2 float64) {
-	c := 1 / math.Sqrt(1+t*t)
+	c := 1 / math.Hypot(1, t) // not Sqrt(1+t²): t² overflows for directions within 1e-154 of the axis
 	sn := t * c
 	if math.IsInf(t, 0) {
 		c, sn = 0, sgn(t)
