@@ -44,7 +44,7 @@ type supportProblem struct {
 
 // evalTau returns ψ(τ) and F at the point with parameter τ.
 func (p *supportProblem) evalTau(tau float64) (psi, f float64) {
-	t := spow(tau, 1/p.beta) // tan p2
+	t := spow(tau, 1/p.beta)  // tan p2
 	c := 1 / math.Hypot(1, t) // not Sqrt(1+t²): t² overflows for directions within 1e-154 of the axis
 	sn := t * c
 	if math.IsInf(t, 0) {
