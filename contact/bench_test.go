@@ -155,3 +155,20 @@ func BenchmarkQuerySupportWarm(b *testing.B) {
 		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
 	}
 }
+
+// BenchmarkQueryCavedDent: a sphere against the caved-in side of a pointy
+// tapered body (TestSphereInDent's first placement), where the answer is not
+// certified and the octree dent search runs.
+func BenchmarkQueryCavedDent(b *testing.B) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.95}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Identity()}
+	s := geom.Body{Shape: geom.Sphere(2.503), Pose: geom.Pose{Position: geom.Vec3{2.2327167944635757, 0, -2.3068657853749825}, Orientation: geom.Quat{W: 1}}}
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	sv.Query(&a, &s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sv.Query(&a, &s)
+	}
+}

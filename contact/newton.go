@@ -91,6 +91,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	}
 	w[2], w[3] = invL, invL
 	mu := 0.0
+	lastStep := math.Inf(1)
 	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
@@ -103,6 +104,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		var xn [6]float64
 		accepted := false
 		var step, cond float64
+		pure := false // the accepted step is a full, undamped Newton step
 		for try := 0; try < 10; try++ {
 			var dx [6]float64
 			var ok bool
@@ -169,6 +171,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 				if mn < cur || mn < 1e-28 {
 					accepted = true
 					step = alpha * norm
+					pure = mu == 0 && alpha == 1
 					break
 				}
 			}
@@ -190,9 +193,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			st := TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
-		if sv.losing(m, sys, step, L) {
+		if pure && step <= 0.5*lastStep && sv.losing(m, sys, step, L) {
 			break // an exploratory start heading for a worse pair
 		}
+		lastStep = step
 		// Converged when the step is below tolerance, or when the residual
 		// is so small (|Φ| < 1e-12) that the quadratic next step would be
 		// below rounding anyway.
@@ -222,9 +226,11 @@ func unitPair(ga, gb vec) (na, nb vec, ok bool) {
 // losing reports whether an exploratory start of the multi-start
 // (sv.exploring) is converging to the best pair found so far or to a
 // common-normal pair that cannot beat it, so that its last iterations can be
-// saved. Only in the quadratic regime of the implicit scheme (a pure Newton step of at most L/100): there
-// the points move by at most about twice the last step from here on, so the
-// signed distance along a's normal changes by less than 4 steps.
+// saved. Only in the quadratic regime of the implicit scheme (the caller
+// asks for a full, undamped Newton step that halved the one before; here,
+// at most L/100): there the points move by at most about twice the last
+// step from here on, so the signed distance along a's normal changes by
+// less than 4 steps.
 func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
 	b := &sv.explore
 	if !sv.exploring || !b.valid || !b.converged || m != Implicit || step > 0.01*L {

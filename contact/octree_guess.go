@@ -12,10 +12,11 @@ type octKey struct {
 	depth int
 }
 
-// octCacheMax bounds the octree cache: a depth-5 octree of a tapered shape
-// has about 12,000 nodes (~0.5 MB), so a few dozen shapes is plenty for a
-// scene and a benchmark chunk alike.
-const octCacheMax = 64
+// octCacheGen bounds a generation of the octree cache: a depth-5 octree of
+// a tapered shape has about 12,000 nodes (~0.5 MB), so two generations of
+// 64 (as the shape cache, see shapeCache) hold a scene or a benchmark
+// chunk's working set.
+const octCacheGen = 64
 
 // octStackMax bounds the branch-and-bound stack: each expansion of one node
 // pushes at most 8 pairs and the stack never holds more than 8 per level.
@@ -27,17 +28,21 @@ const octStackMax = 8*(geom.MaxOctreeDepth+1)*2 + 16
 const octVisitMax = 20000
 
 // octree returns the cached octree of s at the solver's depth, building it
-// the first time (the only allocation, once per shape).
+// the first time (the only allocation, once per shape). Two generations,
+// like the shape cache: a hit in the old one moves the octree back.
 func (sv *Solver) octree(s *geom.Superovoid) *geom.Octree {
 	k := octKey{*s, sv.opt.OctreeDepth}
 	if o, ok := sv.octs[k]; ok {
 		return o
 	}
-	if sv.octs == nil || len(sv.octs) >= octCacheMax {
-		sv.octs = make(map[octKey]*geom.Octree)
+	o, ok := sv.octsOld[k]
+	if !ok {
+		o = new(geom.Octree)
+		o.Build(s, sv.opt.OctreeDepth)
 	}
-	o := new(geom.Octree)
-	o.Build(s, sv.opt.OctreeDepth)
+	if sv.octs == nil || len(sv.octs) >= octCacheGen {
+		sv.octsOld, sv.octs = sv.octs, make(map[octKey]*geom.Octree, octCacheGen)
+	}
 	sv.octs[k] = o
 	return o
 }

@@ -15,9 +15,9 @@ type shapeInfo struct {
 // shapeCache memoises per-shape analysis. It is bounded, so that a stream
 // of distinct shapes (a benchmark battery) cannot grow it without limit, and
 // keeps two generations: when the current one fills, it becomes the old one
-// and a hit there moves the shape back. So every shape met within the last
-// shapeCacheGen analyses is still held, and a working set of that size is
-// never analysed twice (clearing one map when it filled evicted shapes that
+// and a hit there moves the shape back. So the last shapeCacheGen distinct
+// shapes met are always held, and a working set of that size is never
+// analysed twice (clearing one map when it filled evicted shapes that
 // had just been analysed, and re-analysing them dominated the p99 latency).
 type shapeCache struct {
 	cur, old map[geom.Superovoid]*shapeInfo

@@ -17,8 +17,8 @@ type Solver struct {
 	shapes shapeCache
 	// octs caches the octrees of the octree guess; octStack is its
 	// branch-and-bound stack.
-	octs     map[octKey]*geom.Octree
-	octStack [octStackMax][2]int32
+	octs, octsOld map[octKey]*geom.Octree
+	octStack      [octStackMax][2]int32
 	// explore is a copy of the multi-start's best candidate while it runs
 	// its exploratory starts (exploring set): Newton abandons a start that
 	// is converging to that pair or a worse one (Solver.losing). A copy, not
@@ -49,11 +49,17 @@ func NewSolver(opt Options) *Solver {
 	return &Solver{opt: opt, shapes: newShapeCache()}
 }
 
-// Prepare analyses a shape (convexity, support table) ahead of its first
-// query, so that the query's time is the query's alone. Queries analyse
-// unknown shapes themselves; the solver keeps the analyses of at least the
-// last 4096 distinct tapered shapes it met.
-func (sv *Solver) Prepare(s *geom.Superovoid) { sv.shapes.info(s) }
+// Prepare analyses a shape (convexity, support table, and its octree when
+// the octree guess is configured or the shape is not convex) ahead of its
+// first query, so that the query's time is the query's alone. Queries
+// analyse unknown shapes themselves; the solver keeps the analyses of at
+// least the last 4096 distinct tapered shapes it met, and the octrees of
+// the last 64.
+func (sv *Solver) Prepare(s *geom.Superovoid) {
+	if in := sv.shapes.info(s); sv.opt.Guess == Octree || !in.convex {
+		sv.octree(s)
+	}
+}
 
 // Options returns the solver's options.
 func (sv *Solver) Options() Options { return sv.opt }
@@ -166,6 +172,27 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
+	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best, ia, ib) {
+		// The multi-start's seeds are support points, on the convex hulls:
+		// a closest pair inside a deep dent (a tapered tip's caved-in side)
+		// is found from the closest boundary cells of the octrees instead.
+		// The leaves' centres are only a cell apart from the surfaces:
+		// a few alternating projections (each point onto the other body's
+		// surface, from the previous foot point) walk down the dent before
+		// Newton polishes.
+		var scratch Result
+		if lp, lq, ok := sv.octreeGuess(&pr, &scratch); ok {
+			for k := 0; k < dentProjections; k++ {
+				if p, ok := projectPoint(pr.a, pr.ta.InvPoint(pr.tb.Point(lq)), lp); ok {
+					lp = p
+				}
+				if q, ok := projectPoint(pr.b, pr.tb.InvPoint(pr.ta.Point(lp)), lq); ok {
+					lq = q
+				}
+			}
+			sv.trySeed(m, &pr, lp, lq, &best, &res)
+		}
+	}
 	if !best.valid || !best.converged {
 		// Recover with the other schemes from the same seeds: the implicit
 		// scheme is robust on box-like shapes where the parametrisation is
@@ -285,6 +312,19 @@ func better(c, cur *candidate) bool {
 	}
 	return c.sd > cur.sd
 }
+
+// caved reports whether a shape of the pair is caved in, its hull gap above
+// a hundredth of its size: only there is a closest pair inside a dent far
+// from every support seed. (The shallow dips of tx ≠ ty, e2 < 1 — hull gaps
+// of 1e-5 to 1e-3 — are found from the hull seeds, as the dense-sampling
+// tests check, and the octree search would cost milliseconds per query.)
+func caved(pr *pair, ia, ib *shapeInfo) bool {
+	return ia.hullGap > 0.01*maxAxis(pr.a) || ib.hullGap > 0.01*maxAxis(pr.b)
+}
+
+// dentProjections is the number of alternating projections that refine the
+// octree seed of a non-convex pair's dent search.
+const dentProjections = 4
 
 // exploreIter caps the iterations of the extra starts of a multi-start: a
 // start that has not converged by then is abandoned (Newton from a good seed

@@ -43,8 +43,11 @@ const (
 	// benchChunk pairs have their shapes analysed (Solver.Prepare, untimed)
 	// before they are timed: shape analysis is a property of a shape, not
 	// part of a query, and the solver's analysis cache is bounded (it holds
-	// at least the last 4096 shapes, so a chunk's 2000 stay).
-	benchChunk = 1000
+	// at least the last 4096 shapes, so a chunk's 2000 stay). With the
+	// octree guess the chunk is octreeChunk pairs, whose octrees the
+	// solver's octree cache (the last 64 shapes) holds.
+	benchChunk  = 1000
+	octreeChunk = 30
 )
 
 func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
@@ -149,8 +152,12 @@ func runBattery(ba *benchArgs, prog *progress) *benchReport {
 		run := newColdRun(m, ba.n)
 		name := schemeName(m, ba.guess)
 		prog.phase(name+" cold", ba.n)
-		for lo := 0; lo < ba.n; lo += benchChunk {
-			hi := min(lo+benchChunk, ba.n)
+		chunk := benchChunk
+		if ba.guess == contact.Octree {
+			chunk = octreeChunk
+		}
+		for lo := 0; lo < ba.n; lo += chunk {
+			hi := min(lo+chunk, ba.n)
 			for i := lo; i < hi; i++ {
 				sv.Prepare(&pairs[i][0].Shape)
 				sv.Prepare(&pairs[i][1].Shape)
