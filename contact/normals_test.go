@@ -3,6 +3,8 @@ package contact
 import (
 	"math"
 	"testing"
+
+	"github.com/sovviz/sovviz/geom"
 )
 
 // The reported normals (taken from Newton's last evaluation, to first order
@@ -38,4 +40,20 @@ func TestResultNormalsAreExact(t *testing.T) {
 		}
 	}
 	t.Logf("worst normal error %.3g rad", worst)
+}
+
+// Witness points on a coordinate plane of shapes with an exponent near 2:
+// the normal lies in the plane too (the floored |x|^(p−1) once tilted it by
+// 1.4e-4), and q − p is along it.
+func TestNormalsOnSymmetryPlane(t *testing.T) {
+	for _, e1 := range []float64{1.9, 1.95} {
+		a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{e1, 1}, Taper: [2]float64{0.2, 0.1}}, Pose: geom.Identity()}
+		b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{e1, 1}}, Pose: geom.Pose{Position: geom.Vec3{0, 2.5, 0}, Orientation: geom.Quat{W: 1}}}
+		opt := DefaultOptions()
+		r := Query(&a, &b, &opt)
+		d := r.Q.Sub(r.P)
+		if r.Status != Converged || r.P[0] != 0 || r.Normal[0] != 0 || d.Mul(1/d.Len()).Sub(r.Normal).Len() > 1e-9 {
+			t.Fatalf("e1 %g: %v p %v q %v normal %v", e1, r.Status, r.P, r.Q, r.Normal)
+		}
+	}
 }

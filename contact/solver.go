@@ -419,8 +419,21 @@ func snapTiny(v vec, tiny float64) vec {
 
 // finish writes a chosen candidate into the result.
 func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
+	lp, lq := c.lp, c.lq
 	c.lp = snapTiny(c.lp, 1e-30*maxAxis(pr.a))
 	c.lq = snapTiny(c.lq, 1e-30*maxAxis(pr.b))
+	// A point snapped onto a coordinate plane takes the normal there: with
+	// an exponent near 2 the normal still turns by 1e-8 within 1e-30 of it.
+	if c.lp != lp {
+		if n, ok := pr.a.Normal(c.lp); ok {
+			c.nP = pr.ta.Dir(n)
+		}
+	}
+	if c.lq != lq {
+		if n, ok := pr.b.Normal(c.lq); ok {
+			c.nQ = pr.tb.Dir(n)
+		}
+	}
 	c.P, c.Q = pr.ta.Point(c.lp), pr.tb.Point(c.lq)
 	c.nP, c.nQ = snapTiny(c.nP, 1e-30), snapTiny(c.nQ, 1e-30)
 	res.Distance = c.sd
