@@ -247,10 +247,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	return res
 }
 
-// certTol is the slack of the hull certificate, in length units: the
-// project's accuracy promise for distances. The gap and the distance are
-// differences of the same world points, so their rounding cancels even far
-// from the origin (TestCertificateFarFromOrigin: 3e9 away).
+// certTol is the slack of the hull certificate, relative to the larger
+// body's largest semi-axis: the project's accuracy promise for distances
+// (unit-sized bodies in its batteries). The check works in each body's
+// local frame, so it holds far from the origin too
+// (TestCertificateFarFromOrigin: 3e9 away).
 const certTol = 1e-9
 
 // hullCertified proves that a separated pair of bodies that are not both
@@ -267,7 +268,9 @@ func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
 	if !c.valid || !c.separated {
 		return false
 	}
-	tol := certTol
+	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
+	// about bodies a nanometre across.
+	tol := certTol * math.Max(maxAxis(pr.a), maxAxis(pr.b))
 	if !ia.convex && !ib.convex {
 		tol /= 2
 	}

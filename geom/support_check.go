@@ -45,6 +45,14 @@ func (s *Superovoid) SupportTable() SupportTable {
 	return t
 }
 
+// The premises IsSupportPoint demands of its point: on the surface to this
+// well-scaled residual, and a normal within about 4e-3 rad
+// (1 − cos = 1e-5) of the gradient it is given.
+const (
+	supportOnSurface = 1e-9
+	supportAlign     = 1e-5
+)
+
 // Shape returns the shape the table was built for.
 func (t *SupportTable) Shape() Superovoid { return t.s }
 
@@ -70,6 +78,15 @@ func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) bool {
 	s := &t.s
 	if !finite3(n) || !finite3(x) || !(tol >= 0) {
+		return false
+	}
+	// The premises: x on the surface, n its normal (to within a Newton
+	// step's change of the gradient). Anything else is refused, not
+	// checked: the scan skips x's own interval on their strength.
+	if f, ok := s.Residual(x); !ok || !(math.Abs(f) <= supportOnSurface) {
+		return false
+	}
+	if g := e.Grad; !(g.Dot(n) >= (1-supportAlign)*g.Len()*n.Len()) {
 		return false
 	}
 	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
@@ -138,7 +155,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 			if psi == 0 {
 				x0 = tau
 			}
-			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); f > limit {
+			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); !(f <= limit) {
 				return false
 			}
 		}
@@ -179,8 +196,8 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	n0 := d.em * big * onePlusPow(q, 1/p.k)
 	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
 	cw := p.c * t.w[i]
-	if t.r[i]*nlo+cw > d.limit {
-		return 0, true // a point at this height already lies beyond x
+	if !(t.r[i]*nlo+cw <= d.limit) {
+		return 0, true // a point at this height lies beyond x (or NaN: refuse)
 	}
 	if t.r[i]*nhi+cw <= d.limit {
 		// c/N lies between c/nhi and c/nlo: the sign of ψ is decided when
@@ -195,7 +212,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		}
 	}
 	nn := d.em * math.Exp(math.Log(sum)/p.k)
-	if t.r[i]*nn+cw > d.limit {
+	if !(t.r[i]*nn+cw <= d.limit) {
 		return 0, true
 	}
 	return (bs - p.c*sum/nn) / sum, false

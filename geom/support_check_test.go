@@ -125,6 +125,19 @@ func TestIsSupportPointBadInput(t *testing.T) {
 	if tab.IsSupportPoint(Vec3{0, 0, 1}, x.Mul(0.5), 1e-9) {
 		t.Errorf("an inner point accepted as the support point of +z")
 	}
+	// Premises: a point off the surface, or a direction that is not its
+	// normal, is refused rather than trusted.
+	m := Vec3{0.3, -0.4, 0.5}
+	y, _, _, _ := s.PointWithNormal(m)
+	if !tab.IsSupportPoint(m, y, 1e-9) {
+		t.Errorf("the support point of %v refused", m)
+	}
+	if tab.IsSupportPoint(m, y.Mul(0.999), 1e-9) {
+		t.Errorf("a point inside, 0.1%% below the support point, accepted")
+	}
+	if tab.IsSupportPoint(m.Add(Vec3{0.02, 0, 0}), y, 1e-9) {
+		t.Errorf("a direction 0.03 rad off the point's normal accepted")
+	}
 }
 
 func BenchmarkIsSupportPoint(b *testing.B) {
