@@ -89,39 +89,10 @@ func Orthonormal(a, b, c Vec3, tol float64) bool {
 		math.Abs(a.Dot(b)) < tol && math.Abs(a.Dot(c)) < tol && math.Abs(b.Dot(c)) < tol
 }
 
-// HouseholderGrad returns the gradients with respect to n of t·v and b·v,
-// (t, b) the Householder frame of n: the products of HouseholderJac's
-// transposed Jacobians with v, at a fraction of the cost, for the
-// contact equations' rows n_P·t_Q and d·t_Q.
-func HouseholderGrad(n, v Vec3) (gt, gb Vec3) {
-	n0, n1, n2 := n[0], n[1], n[2]
-	v0, v1, v2 := v[0], v[1], v[2]
-	nn := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
-	if nn == 0 {
-		return
-	}
-	s := 1 / nn
-	h0 := n0 + nn
-	if n0 < 0 {
-		h0 = n0 - nn
-		s = -s
-	}
-	ib := 1 / (h0*h0 + n1*n1 + n2*n2) // 1/β, h = (h0, n1, n2)
-	hv := h0*v0 + n1*v1 + n2*v2
-	// t·v = v_y − 2·h_y·(h·v)/β, so
-	// ∇_h(t·v) = −2/β·((h·v)·e_y + h_y·v) + 4·h_y·(h·v)/β²·h; b likewise with z.
-	k := -2 * ib
-	ct := 4 * n1 * hv * ib * ib
-	cb := 4 * n2 * hv * ib * ib
-	t0, t1, t2 := k*n1*v0+ct*h0, k*(hv+n1*v1)+ct*n1, k*n1*v2+ct*n2
-	b0, b1, b2 := k*n2*v0+cb*h0, k*n2*v1+cb*n1, k*(hv+n2*v2)+cb*n2
-	// h = n + σ·|n|·e_x: ∇_n = ∇_h + σ·(∇_h)_x·n/|n|.
-	st, sb := s*t0, s*b0
-	return Vec3{t0 + st*n0, t1 + st*n1, t2 + st*n2}, Vec3{b0 + sb*n0, b1 + sb*n1, b2 + sb*n2}
-}
-
-// HouseholderGrad2 is HouseholderGrad for two vectors at once:
-// ∇_n(t·v), ∇_n(b·v), ∇_n(t·u), ∇_n(b·u).
+// HouseholderGrad2 returns the gradients with respect to n of t·v, b·v,
+// t·u and b·u, (t, b) the Householder frame of n: the products of
+// HouseholderJac's transposed Jacobians with v and u, at a fraction of the
+// cost, for the contact equations' rows n_P·t_Q and d·t_Q.
 func HouseholderGrad2(n, v, u Vec3) (gtv, gbv, gtu, gbu Vec3) {
 	n0, n1, n2 := n[0], n[1], n[2]
 	nn := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
@@ -136,6 +107,9 @@ func HouseholderGrad2(n, v, u Vec3) (gtv, gbv, gtu, gbu Vec3) {
 	}
 	ib := 1 / (h0*h0 + n1*n1 + n2*n2)
 	k := -2 * ib
+	// t·v = v_y − 2·h_y·(h·v)/β, so ∇_h(t·v) = −2/β·((h·v)·e_y + h_y·v) +
+	// 4·h_y·(h·v)/β²·h, b likewise with z; then ∇_n = ∇_h + σ·(∇_h)_x·n/|n|
+	// because h = n + σ·|n|·e_x.
 	grad := func(v Vec3) (gt, gb Vec3) {
 		v0, v1, v2 := v[0], v[1], v[2]
 		hv := h0*v0 + n1*v1 + n2*v2

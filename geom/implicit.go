@@ -115,75 +115,26 @@ func (s *Superovoid) ResidualHessian(p Vec3, withHess bool) (Implicit, bool) {
 	return out, ok
 }
 
-// ResidualHessianInto is ResidualHessian writing into out: the contact
-// solver's inner loop. It evaluates G in factored form (as eval does) and
-// takes U/s and V/s from the one exponential that ln s needs, so the whole
-// evaluation costs three logarithms, two log1p and five exponentials.
+// ResidualHessianInto is ResidualHessian writing into out. It is the log
+// form (LogResidualHessianInto) mapped through F = e^L − 1: ∇F = e^L·∇L and
+// ∇²F = e^L·(∇²L + ∇L∇Lᵀ).
 func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
-	e1, e2 := s.Eps[0], s.Eps[1]
-	tx, ty := s.Taper[0], s.Taper[1]
-	w := pt[2] / a3
-	cx, cy := 1+tx*w, 1+ty*w
-	if !(cx > 0 && cy > 0) {
-		out.G = math.Inf(1)
+	if !s.LogResidualHessianInto(pt, withHess, out) {
 		return false
 	}
-	p := 2 / e1
-	m := e1 / e2
-	q := 2 / e2
-	ux, vy := 1/(a1*cx), 1/(a2*cy)
-	u, v := pt[0]*ux, pt[1]*vy
-	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
-	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
-	// ln s = ln(U + V) from the larger term; U/s and V/s follow from the
-	// same exponential.
-	plu, plv := p*lu, p*lv
-	var Uh, Vh, ls float64
-	if plu >= plv {
-		e := math.Exp(plv - plu)
-		Uh = 1 / (1 + e)
-		Vh = e * Uh
-		ls = plu + math.Log1p(e)
-	} else {
-		e := math.Exp(plu - plv)
-		Vh = 1 / (1 + e)
-		Uh = e * Vh
-		ls = plv + math.Log1p(e)
-	}
-	S := math.Exp(m * ls) // s^m
-	W := math.Exp(q * lw) // |w|^q
-	G := S + W
-	h := e2 / 2
-	gh := math.Exp(h * math.Log(G)) // G^(e2/2)
-	// ∇F = κ·∇G with κ = h·G^h/G; κ·c with c = 2/e2 is G^h/G.
-	kc := gh / G
-	fUd := sgn0(u) * S * Uh / au
-	fVd := sgn0(v) * S * Vh / av
-	Kh := Uh*tx/cx + Vh*ty/cy
-	Wd := sgn0(w) * W / aw
-	out.G = gh - 1
-	out.Grad = Vec3{kc * fUd * ux, kc * fVd * vy, kc / a3 * (Wd - S*Kh)}
+	g := math.Exp(out.G) // G^(e2/2)
+	out.G = math.Expm1(out.G)
+	l := out.Grad
+	out.Grad = l.Mul(g)
 	if withHess {
-		fUr := S * Uh / (au * au)
-		fVr := S * Vh / (av * av)
-		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
-		hxx := kc * ux * ux * fUr * ((m-1)*p*Uh + p - 1)
-		hyy := kc * vy * vy * fVr * ((m-1)*p*Vh + p - 1)
-		hxy := kc * ux * vy * (m - 1) * p * sgn0(u) * sgn0(v) * S * Uh * Vh / (au * av)
-		hxz := -kc * ux * p / a3 * fUd * ((m-1)*Kh + tx/cx)
-		hyz := -kc * vy * p / a3 * fVd * ((m-1)*Kh + ty/cy)
-		hzz := kc / (a3 * a3) * ((q-1)*W/(aw*aw) + S*((m-1)*p*Kh*Kh+(p+1)*Lh))
-		// ∇²F = κ·∇²G + (1 − 1/h)/G^h·∇F∇Fᵀ.
-		cc := (1 - 1/h) / gh
-		g := out.Grad
-		out.Hess = Mat3{
-			hxx + cc*g[0]*g[0], hxy + cc*g[0]*g[1], hxz + cc*g[0]*g[2],
-			hxy + cc*g[1]*g[0], hyy + cc*g[1]*g[1], hyz + cc*g[1]*g[2],
-			hxz + cc*g[2]*g[0], hyz + cc*g[2]*g[1], hzz + cc*g[2]*g[2],
+		for j := 0; j < 3; j++ {
+			for i := 0; i < 3; i++ {
+				out.Hess[j*3+i] = g * (out.Hess[j*3+i] + l[i]*l[j])
+			}
 		}
 	}
-	if math.IsNaN(out.G) || math.IsInf(G, 0) || !finite3(out.Grad) {
+	if math.IsInf(g, 0) || !finite3(out.Grad) {
+		out.G = math.Inf(1)
 		return false
 	}
 	return true

@@ -164,14 +164,25 @@ func (ev *evaluator) evalc(x geom.Vec3, c *powCache, near bool) (f float64, g ge
 	*c = powCache{au, av, aw, s, iu, iv, iw, is, U, V, W, S}
 	Ss := S * is
 	Uu, Vv, Ww := U*iu, V*iv, W*iw
-	if u < 0 {
+	// Odd terms take the sign of the coordinate and vanish on its plane,
+	// as geom's do (the floored |u|^(p−1) is not 0 for p near 1).
+	switch {
+	case u < 0:
 		Uu = -Uu
+	case u == 0:
+		Uu = 0
 	}
-	if v < 0 {
+	switch {
+	case v < 0:
 		Vv = -Vv
+	case v == 0:
+		Vv = 0
 	}
-	if w < 0 {
+	switch {
+	case w < 0:
 		Ww = -Ww
+	case w == 0:
+		Ww = 0
 	}
 	k := ev.h * ev.q * (f + 1) / G
 	g = geom.Vec3{
