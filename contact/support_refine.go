@@ -10,7 +10,7 @@ import (
 // form for superellipsoids, geom's global point with a given normal for
 // tapered shapes.
 func exactSupport(s *geom.Superovoid, n vec) vec {
-	if s.IsSuperellipsoid() {
+	if s.IsSuperellipsoid() && n[0] != 0 && n[1] != 0 && n[2] != 0 {
 		return approxSupport(s, n) // exact without taper
 	}
 	x, _, _, _ := s.PointWithNormal(n)

@@ -149,8 +149,10 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
 	n = n.Mul(1 / sc)
 	if n[0] == 0 && n[1] == 0 {
+		// The pole itself: Point(0, ±π/2) would leave it by cos(π/2) ≈ 6e-17
+		// raised to e2, where a pointy tip's normal is already tilted.
 		p2 = math.Copysign(math.Pi/2, n[2])
-		return s.Point(0, p2), 0, p2, true
+		return Vec3{0, 0, math.Copysign(s.A[2], n[2])}, 0, p2, true
 	}
 	e1, e2 := s.Eps[0], s.Eps[1]
 	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
