@@ -236,6 +236,9 @@ func buildMesh(ma *meshArgs) (*tessellate.Mesh, string, error) {
 		// Settings the marcher refuses are usage errors (exit 2), like
 		// the other bad flags, not failures to mesh.
 		if amin := math.Min(s.A[0], math.Min(s.A[1], s.A[2])); edge > amin {
+			if ma.edge == 0 {
+				return nil, "", usageError{fmt.Errorf("the default edge %g (the object's mesh.edge, else 2%% of the largest semi-axis) exceeds the smallest semi-axis %g: give -edge at most %g, or use -method grid", edge, amin, amin)}
+			}
 			return nil, "", usageError{fmt.Errorf("-edge %g: marching triangles need an edge of at most the smallest semi-axis %g", edge, amin)}
 		}
 		if ma.adaptive && ma.minEdge > edge {

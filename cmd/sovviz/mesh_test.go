@@ -299,6 +299,8 @@ func TestMeshExitStatus(t *testing.T) {
 		{[]string{"-shape", knife, "-method", "marching-triangles", "-edge", "0.1", "-adaptive", "-min-edge", "0.2", "-o", out}, 2,
 			"-min-edge 0.2: must not exceed the edge 0.1"},
 		{[]string{"-shape", "{\"a\":[1,1,1],\"eps\":[1,3]}", "-o", out}, 2, "shape.eps[1] = 3"},
+		{[]string{"-shape", `{"a":[0.001,1,1],"eps":[1,1]}`, "-method", "marching-triangles", "-o", out}, 2,
+			"the default edge 0.02 (the object's mesh.edge, else 2% of the largest semi-axis) exceeds the smallest semi-axis 0.001"},
 		{[]string{"-shape", testShape, "-o", filepath.Join(dir, "no", "such", "dir.obj")}, 1, "dir.obj"},
 	} {
 		code, _, stderr := runMeshCmd(c.args...)
