@@ -42,9 +42,11 @@ func BenchmarkQueryImplicit(b *testing.B)   { benchMethod(b, Implicit) }
 func BenchmarkQueryParametric(b *testing.B) { benchMethod(b, Parametric) }
 func BenchmarkQueryNTB(b *testing.B)        { benchMethod(b, NTB) }
 
-func BenchmarkQueryWarm(b *testing.B) {
-	pairs := paperPairs(200, 2)
-	opt := DefaultOptions()
+func BenchmarkQueryWarm(b *testing.B) { benchWarm(b, paperPairs(200, 2), DefaultOptions()) }
+
+// benchWarm moves b by up to 0.5e-3 per query of a pair and warm-starts from
+// the pair's previous answer.
+func benchWarm(b *testing.B, pairs [][2]geom.Body, opt Options) {
 	sv := NewSolver(opt)
 	prev := make([]Result, len(pairs))
 	for i := range pairs {
@@ -134,26 +136,11 @@ func benchSupport(b *testing.B, separated bool) {
 func BenchmarkQuerySupportSeparated(b *testing.B)   { benchSupport(b, true) }
 func BenchmarkQuerySupportOverlapping(b *testing.B) { benchSupport(b, false) }
 
-// BenchmarkQuerySupportWarm moves b by up to 0.5e-3 per query of a pair and
-// warm-starts from the pair's previous answer.
+// BenchmarkQuerySupportWarm: warm starts of the default solver.
 func BenchmarkQuerySupportWarm(b *testing.B) {
-	pairs := PaperBattery(500, 2)
 	opt := DefaultOptions()
 	opt.Guess = Support
-	sv := NewSolver(opt)
-	prev := make([]Result, len(pairs))
-	for i := range pairs {
-		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
-	}
-	r := rand.New(rand.NewPCG(3, 3))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % len(pairs)
-		p := &pairs[k]
-		p[1].Pose.Position[0] += 1e-3 * (r.Float64() - 0.5)
-		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
-	}
+	benchWarm(b, PaperBattery(500, 2), opt)
 }
 
 // BenchmarkQueryCavedDent: a sphere against the caved-in side of a pointy

@@ -34,6 +34,20 @@ func sgn0(a float64) float64 {
 	return 0
 }
 
+// logSum returns ln(e^a + e^b) and the shares e^a/(e^a + e^b) and
+// e^b/(e^a + e^b), from one exponential of the smaller over the larger (no
+// overflow, no underflow of the larger term).
+func logSum(a, b float64) (l, fa, fb float64) {
+	if a >= b {
+		e := math.Exp(b - a)
+		fa = 1 / (1 + e)
+		return a + math.Log1p(e), fa, e * fa
+	}
+	e := math.Exp(a - b)
+	fb = 1 / (1 + e)
+	return b + math.Log1p(e), e * fb, fb
+}
+
 // logAddExp returns ln(e^a + e^b) without overflow.
 func logAddExp(a, b float64) float64 {
 	if a < b {
@@ -165,34 +179,8 @@ func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implici
 	u, v := pt[0]*ux, pt[1]*vy
 	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
 	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
-	// ln s and U/s, V/s from the larger of U, V.
-	plu, plv := p*lu, p*lv
-	var Uh, Vh, ls float64
-	if plu >= plv {
-		e := math.Exp(plv - plu)
-		Uh = 1 / (1 + e)
-		Vh = e * Uh
-		ls = plu + math.Log1p(e)
-	} else {
-		e := math.Exp(plu - plv)
-		Vh = 1 / (1 + e)
-		Uh = e * Vh
-		ls = plv + math.Log1p(e)
-	}
-	// ln G and S/G, W/G (S = s^m, W = |w|^q) from the larger of S, W.
-	mls, qlw := m*ls, q*lw
-	var Sg, Wg, lg float64
-	if mls >= qlw {
-		e := math.Exp(qlw - mls)
-		Sg = 1 / (1 + e)
-		Wg = e * Sg
-		lg = mls + math.Log1p(e)
-	} else {
-		e := math.Exp(mls - qlw)
-		Wg = 1 / (1 + e)
-		Sg = e * Wg
-		lg = qlw + math.Log1p(e)
-	}
+	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
+	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
 	h := e2 / 2
 	out.G = h * lg
 	// ∇F = h·∇G/G; h·(2/e2) = 1, so eval's formulas hold with S, W
