@@ -14,6 +14,9 @@ func TestResidualHessianIntoMatchesChainRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
 	for i := 0; i < 20000; i++ {
 		s := randomShape(r)
+		if i%5 == 0 { // the ends of the exponents' range
+			s.Eps = [2]float64{extremeEps(r), extremeEps(r)}
+		}
 		x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64()).Mul(0.7 + 0.6*r.Float64())
 		if i%10 == 0 {
 			x[i/10%3] = 0
@@ -99,6 +102,9 @@ func TestLogResidualHessianIntoMatchesChainRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(57, 58))
 	for i := 0; i < 20000; i++ {
 		s := randomShape(r)
+		if i%5 == 0 { // the ends of the exponents' range
+			s.Eps = [2]float64{extremeEps(r), extremeEps(r)}
+		}
 		x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64()).Mul(0.7 + 0.6*r.Float64())
 		if i%10 == 0 {
 			x[i/10%3] = 0
@@ -145,4 +151,13 @@ func TestLogResidualHessianIntoMatchesChainRule(t *testing.T) {
 			t.Fatalf("%+v at %v: log form %v %v, power form %v %v", s, x, a.G, a.Grad, b.G, b.Grad)
 		}
 	}
+}
+
+// extremeEps draws an exponent from the ends of the valid range, [0.05, 0.1]
+// or [1.9, 1.95], which randomShape leaves out.
+func extremeEps(r *rand.Rand) float64 {
+	if r.IntN(2) == 0 {
+		return 0.05 + 0.05*r.Float64()
+	}
+	return 1.9 + 0.05*r.Float64()
 }

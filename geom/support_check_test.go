@@ -49,6 +49,9 @@ func TestIsSupportPointAgainstDenseSampling(t *testing.T) {
 		if i%8 == 1 {
 			s.Eps[1] = 1.5 + 0.4*r.Float64() // pointy and tapered: caved in
 		}
+		if i%8 == 3 {
+			s.Eps = [2]float64{extremeEps(r), extremeEps(r)}
+		}
 		tab := s.SupportTable()
 		convex := s.Convexity().Convex
 		pts = pts[:0]
