@@ -111,7 +111,7 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // rather than by differentiating the frame vectors themselves:
 //
 //	∂(n_P·v)/∂p = ∇²F_a·(I − n̂n̂ᵀ)·R_abᵀv/|∇F_a|
-//	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, HouseholderGrad)
+//	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, HouseholderGrad2)
 //
 // It returns false where the iterate leaves the domain or a gradient
 // vanishes. (The transforms are written out as MulMV: Transform's methods
