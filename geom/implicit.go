@@ -155,13 +155,32 @@ func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) 
 }
 
 // LogResidualHessianInto writes F = (e2/2)·ln G, its gradient and
-// (withHess) its Hessian into out. F vanishes on the surface like
+// (withHess) its Hessian into out: the one implementation of the implicit
+// derivatives, from which eval (G) and ResidualHessianInto (G^(e2/2) − 1)
+// follow. F vanishes on the surface like
 // ResidualHessian's G^(e2/2) − 1 and agrees with it to first order there
 // (ln(1+f) = f + O(f²)), so it is an equally well-scaled locus constraint;
 // it is what the contact solver's inner loop uses because it needs no
 // exponential of ln G: everything follows from logarithms and the ratios
 // S/G and W/G of the two terms of G, three logarithms, two log1p and two
 // exponentials in all, with five of them in sequence instead of seven.
+// Every product of powers is formed as one exponential of a sum of
+// logarithms, so that no 0·Inf arises on the axes and planes where |u|, |v|
+// or s vanish.
+//
+// With w = z/a3, cx = 1+tx·w, u = x/(a1·cx), U = |u|^p, s = U+V, p = 2/e1,
+// m = e1/e2, q = 2/e2, c = 2/e2, f = s^(m−1), K = U·tx/cx + V·ty/cy:
+//
+//	G_x = c·f·Ud/(a1·cx)                 Ud = spow(u, p−1)
+//	G_z = c/a3·(spow(w, q−1) − f·K)
+//	G_xx = c·ux²·f·|u|^(p−2)·((m−1)·p·Û + p−1)    Û = U/s, ux = 1/(a1·cx)
+//	G_xy = c·ux·vy·(m−1)·p·f·Ud·Vd/s
+//	G_xz = −c·ux·p/a3·f·Ud·((m−1)·K/s + tx/cx)
+//	G_zz = c/a3²·((q−1)·|w|^(q−2) + s^m·((m−1)·p·(K/s)² + (p+1)·L/s))
+//	L = U·tx²/cx² + V·ty²/cy²
+//
+// Divided by G and multiplied by h (h·c = 1), these are ∇L and the first
+// part of ∇²L, with S, W replaced by S/G, W/G; ∇²L = h·∇²G/G − ∇L∇Lᵀ/h.
 func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
 	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
 	e1, e2 := s.Eps[0], s.Eps[1]
@@ -183,7 +202,7 @@ func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implici
 	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
 	h := e2 / 2
 	out.G = h * lg
-	// ∇F = h·∇G/G; h·(2/e2) = 1, so eval's formulas hold with S, W
+	// ∇F = h·∇G/G; h·(2/e2) = 1, so the formulas above hold with S, W
 	// replaced by S/G, W/G and no factor c.
 	iau, iav, iaw := 1/au, 1/av, 1/aw
 	fUd := sgn0(u) * Sg * Uh * iau
@@ -220,66 +239,29 @@ func finite3(v Vec3) bool {
 		math.IsInf(v[0], 0) || math.IsInf(v[1], 0) || math.IsInf(v[2], 0))
 }
 
-// eval computes G, ∇G and optionally the Hessian. Every product of powers is
-// formed as one exponential of a sum of logarithms, so that no 0·Inf arises on
-// the axes and planes where |u|, |v| or s vanish.
-//
-// With w = z/a3, cx = 1+tx·w, u = x/(a1·cx), U = |u|^p, s = U+V, p = 2/e1,
-// m = e1/e2, q = 2/e2, c = 2/e2, f = s^(m−1), K = U·tx/cx + V·ty/cy:
-//
-//	G_x = c·f·Ud/(a1·cx)                 Ud = spow(u, p−1)
-//	G_z = c/a3·(spow(w, q−1) − f·K)
-//	G_xx = c·ux²·f·|u|^(p−2)·((m−1)·p·Û + p−1)    Û = U/s, ux = 1/(a1·cx)
-//	G_xy = c·ux·vy·(m−1)·p·f·Ud·Vd/s
-//	G_xz = −c·ux·p/a3·f·Ud·((m−1)·K/s + tx/cx)
-//	G_zz = c/a3²·((q−1)·|w|^(q−2) + s^m·((m−1)·p·(K/s)² + (p+1)·L/s))
-//	L = U·tx²/cx² + V·ty²/cy²
+// eval computes G, ∇G and optionally ∇²G from the log form L = h·ln G,
+// h = e2/2 (LogResidualHessianInto, which holds the formulas): G = e^(L/h),
+// ∇G = (G/h)·∇L and ∇²G = (G/h)·(∇²L + ∇L∇Lᵀ/h).
 func (s *Superovoid) eval(pt Vec3, withHess bool) (Implicit, bool) {
 	var r Implicit
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
-	e1, e2 := s.Eps[0], s.Eps[1]
-	tx, ty := s.Taper[0], s.Taper[1]
-	w := pt[2] / a3
-	cx, cy := 1+tx*w, 1+ty*w
-	if !(cx > 0 && cy > 0) {
+	if !s.LogResidualHessianInto(pt, withHess, &r) {
 		r.G = math.Inf(1)
 		return r, false
 	}
-	p := 2 / e1
-	m := e1 / e2
-	q := 2 / e2
-	c := q
-	ux, vy := 1/(a1*cx), 1/(a2*cy)
-	u, v := pt[0]*ux, pt[1]*vy
-	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
-	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
-	su, sv, sw := sgn0(u), sgn0(v), sgn0(w)
-	ls := logAddExp(p*lu, p*lv)
-	Uh := math.Exp(p*lu - ls) // U/s, in [0, 1]
-	Vh := math.Exp(p*lv - ls) // V/s
-	S := math.Exp(m * ls)     // s^m
-	W := math.Exp(q * lw)     // |w|^q
-	r.G = S + W
-	// f·spow(u, p−1) = s^(m−1)·U/|u|·sign(u) = S·Û/|u|·sign(u): no further
-	// exponentials, and it underflows gracefully to the true limit 0.
-	fUd := su * S * Uh / au
-	fVd := sv * S * Vh / av
-	Kh := Uh*tx/cx + Vh*ty/cy // K/s
-	Wd := sw * W / aw
-	r.Grad = Vec3{c * fUd * ux, c * fVd * vy, c / a3 * (Wd - S*Kh)}
+	h := s.Eps[1] / 2
+	G := math.Exp(r.G / h)
+	k := G / h
+	l := r.Grad
+	r.G = G
+	r.Grad = l.Mul(k)
 	if withHess {
-		fUr := S * Uh / (au * au) // f·|u|^(p−2)
-		fVr := S * Vh / (av * av)
-		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
-		hxx := c * ux * ux * fUr * ((m-1)*p*Uh + p - 1)
-		hyy := c * vy * vy * fVr * ((m-1)*p*Vh + p - 1)
-		hxy := c * ux * vy * (m - 1) * p * su * sv * S * Uh * Vh / (au * av)
-		hxz := -c * ux * p / a3 * fUd * ((m-1)*Kh + tx/cx)
-		hyz := -c * vy * p / a3 * fVd * ((m-1)*Kh + ty/cy)
-		hzz := c / (a3 * a3) * ((q-1)*W/(aw*aw) + S*((m-1)*p*Kh*Kh+(p+1)*Lh))
-		r.Hess = Mat3{hxx, hxy, hxz, hxy, hyy, hyz, hxz, hyz, hzz}
+		for j := 0; j < 3; j++ {
+			for i := 0; i < 3; i++ {
+				r.Hess[j*3+i] = k * (r.Hess[j*3+i] + l[i]*l[j]/h)
+			}
+		}
 	}
-	if math.IsInf(r.G, 0) || math.IsNaN(r.G) || !finite3(r.Grad) {
+	if math.IsInf(G, 0) || !finite3(r.Grad) {
 		return r, false
 	}
 	return r, true

@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-// ResidualHessianInto (the fused evaluation) agrees with F = G^(e2/2) − 1
-// composed from Hessian's G, ∇G and ∇²G by the chain rule, across the
-// parameter range and at points inside, on and outside the surface,
-// including the coordinate planes.
+// ResidualHessianInto agrees with F = G^(e2/2) − 1 composed from Hessian's
+// G, ∇G and ∇²G by the chain rule, across the parameter range and at points
+// inside, on and outside the surface, including the coordinate planes. Both
+// derive from LogResidualHessianInto, so this checks the two maps from the
+// log form; TestGradientHessianMatchFiniteDifferences checks the
+// derivatives themselves against G and F computed from logG alone.
 func TestResidualHessianIntoMatchesChainRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
 	for i := 0; i < 20000; i++ {
