@@ -65,3 +65,25 @@ func TestSphereInDent(t *testing.T) {
 		}
 	}
 }
+
+// Paper 000's battery never pays for the dent search: its shapes' hull gaps
+// (up to about 2% of their size) stay below caveGap, while the caved-in
+// shape of TestSphereInDent is above it.
+func TestBatteryBelowCaveGap(t *testing.T) {
+	c := newShapeCache()
+	worst := 0.0
+	for _, p := range PaperBattery(1500, 1) {
+		for i := range p {
+			in := c.info(&p[i].Shape)
+			worst = math.Max(worst, in.hullGap/maxAxis(&p[i].Shape))
+		}
+	}
+	t.Logf("largest hull gap in the battery: %.3g of the largest semi-axis", worst)
+	if worst >= caveGap {
+		t.Fatalf("a battery shape has hull gap %.3g >= caveGap %g", worst, caveGap)
+	}
+	dent := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.95}, Taper: [2]float64{0.5, 0.5}}
+	if in := c.info(&dent); in.hullGap <= caveGap*maxAxis(&dent) {
+		t.Fatalf("the caved-in shape has hull gap %g, not above caveGap", in.hullGap)
+	}
+}
