@@ -79,15 +79,20 @@ func (p *supportProblem) tauOfW(w float64) (tau, sn, c float64) {
 // whenever a step leaves the bracket or fails to shrink to half of the step
 // before the last (Brent's safeguard), so the worst case is bisection.
 func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
+	// at evaluates ψ at x and narrows the bracket to the side of the root.
+	at := func(x float64) float64 {
+		f, _ := p.evalTau(x)
+		if f < 0 {
+			lo = x
+		} else {
+			hi = x
+		}
+		return f
+	}
 	x := x0
-	fx, _ := p.evalTau(x)
+	fx := at(x)
 	if fx == 0 {
 		return x
-	}
-	if fx < 0 {
-		lo = x
-	} else {
-		hi = x
 	}
 	xp, fp := x, fx
 	step := -fx // fixed-point step: ψ' taken as 1
@@ -101,14 +106,8 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 		prev2, prevStep = prevStep, math.Abs(step)
 		xp, fp = x, fx
 		x = xn
-		fx, _ = p.evalTau(x)
-		if fx == 0 {
+		if fx = at(x); fx == 0 {
 			return x
-		}
-		if fx < 0 {
-			lo = x
-		} else {
-			hi = x
 		}
 		tol := 1e-16 * math.Max(1, math.Abs(x))
 		if prevStep <= tol || hi-lo <= 2*tol {
