@@ -12,7 +12,7 @@ func fpow(x, e float64) float64 {
 	if x <= 0 {
 		return 0
 	}
-	return math.Exp(e * math.Log(x))
+	return geom.FastExp(e * geom.FastLog(x))
 }
 
 func fspow(x, e float64) float64 {
@@ -99,27 +99,19 @@ func approxSupport(s *geom.Superovoid, n vec) vec {
 		p1, p2 := seNormalParams(s, n)
 		return s.Point(p1, p2)
 	}
-	lA, lB := math.Log(A), math.Log(B)
-	lN := logAddExp(k1*lA, k1*lB) / k1
+	lA, lB := geom.FastLog(A), geom.FastLog(B)
+	lN := geom.LogAddExp(k1*lA, k1*lB) / k1
 	var x vec
-	lC := math.Log(C)
-	lh := logAddExp(k2*lN, k2*lC) / k2
-	x[2] = math.Copysign(s.A[2]*math.Exp((k2-1)*(lC-lh)), n[2])
-	r := math.Exp((k2 - 1) * (lN - lh)) // ∂h/∂N
-	x[0] = math.Copysign(s.A[0]*r*math.Exp((k1-1)*(lA-lN)), n[0])
-	x[1] = math.Copysign(s.A[1]*r*math.Exp((k1-1)*(lB-lN)), n[1])
+	lC := geom.FastLog(C)
+	lh := geom.LogAddExp(k2*lN, k2*lC) / k2
+	x[2] = math.Copysign(s.A[2]*geom.FastExp((k2-1)*(lC-lh)), n[2])
+	r := geom.FastExp((k2 - 1) * (lN - lh)) // ∂h/∂N
+	x[0] = math.Copysign(s.A[0]*r*geom.FastExp((k1-1)*(lA-lN)), n[0])
+	x[1] = math.Copysign(s.A[1]*r*geom.FastExp((k1-1)*(lB-lN)), n[1])
 	w := x[2] / s.A[2]
 	x[0] *= 1 + s.Taper[0]*w
 	x[1] *= 1 + s.Taper[1]*w
 	return x
-}
-
-// logAddExp returns ln(e^a + e^b) without overflow.
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // seSupport is the support function of the untapered superellipsoid with

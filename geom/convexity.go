@@ -151,10 +151,10 @@ type cvxShape struct {
 // given ln cx and ln cy at the heights.
 func (c *cvxShape) profile(theta float64, g *cvxHeights, z, phi []float64) {
 	sn, cs := math.Sincos(theta)
-	kx := c.k * (c.la1 + math.Log(cs))
-	ky := c.k * (c.la2 + math.Log(sn))
+	kx := c.k * (c.la1 + FastLog(cs))
+	ky := c.k * (c.la2 + FastLog(sn))
 	for i := 0; i < g.n; i++ {
-		phi[i] = g.r[i] * math.Exp(logAddExp(kx+c.k*g.lcx[i], ky+c.k*g.lcy[i])/c.k)
+		phi[i] = g.r[i] * FastExp(LogAddExp(kx+c.k*g.lcx[i], ky+c.k*g.lcy[i])/c.k)
 		z[i] = c.s.A[2] * g.w[i]
 	}
 }
@@ -200,7 +200,7 @@ func (s *Superovoid) Convexity() ConvexityReport {
 // convexityScan is Convexity without the shortcuts for the families known
 // to be convex.
 func (s *Superovoid) convexityScan() ConvexityReport {
-	c := cvxShape{s: s, k: 2 / (2 - s.Eps[0]), la1: math.Log(s.A[0]), la2: math.Log(s.A[1])}
+	c := cvxShape{s: s, k: 2 / (2 - s.Eps[0]), la1: FastLog(s.A[0]), la2: FastLog(s.A[1])}
 	var cg, fg cvxHeights
 	cg.n = cvxW
 	copy(cg.w[:], cvxGrid[:])
@@ -301,7 +301,7 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 
 // phiAt is the section support φ_d(w) for d = (cos θ, sin θ).
 func (c *cvxShape) phiAt(sn, cs, w float64) float64 {
-	n, _ := sectionNorm(c.la1+math.Log(cs), c.la2+math.Log(sn), c.s.Taper[0], c.s.Taper[1], c.k, w)
+	n, _ := sectionNorm(c.la1+FastLog(cs), c.la2+FastLog(sn), c.s.Taper[0], c.s.Taper[1], c.k, w)
 	return profileR(w, c.s.Eps[1]) * n
 }
 
@@ -386,7 +386,7 @@ func profileR(w, e2 float64) float64 {
 	if aw >= 1 {
 		return 0
 	}
-	return math.Exp(e2 / 2 * math.Log1p(-math.Exp(2/e2*math.Log(aw))))
+	return FastExp(e2 / 2 * math.Log1p(-FastExp(2/e2*FastLog(aw))))
 }
 
 // sectionSupport returns the support point of the section at height w in
@@ -395,12 +395,12 @@ func (s *Superovoid) sectionSupport(theta, w float64) Vec3 {
 	k := 2 / (2 - s.Eps[0])
 	sn, cs := math.Sincos(theta)
 	cx, cy := 1+s.Taper[0]*w, 1+s.Taper[1]*w
-	lu, lv := math.Log(s.A[0]*cx*cs), math.Log(s.A[1]*cy*sn)
-	lnN := logAddExp(k*lu, k*lv) / k
+	lu, lv := FastLog(s.A[0]*cx*cs), FastLog(s.A[1]*cy*sn)
+	lnN := LogAddExp(k*lu, k*lv) / k
 	r := profileR(w, s.Eps[1])
 	return Vec3{
-		s.A[0] * cx * r * math.Exp((k-1)*(lu-lnN)),
-		s.A[1] * cy * r * math.Exp((k-1)*(lv-lnN)),
+		s.A[0] * cx * r * FastExp((k-1)*(lu-lnN)),
+		s.A[1] * cy * r * FastExp((k-1)*(lv-lnN)),
 		s.A[2] * w,
 	}
 }

@@ -11,7 +11,7 @@ func flog(a float64) float64 {
 	if a < 1e-150 {
 		return logTiny
 	}
-	return math.Log(a)
+	return FastLog(a)
 }
 
 func sgn(a float64) float64 {
@@ -39,21 +39,13 @@ func sgn0(a float64) float64 {
 // overflow, no underflow of the larger term).
 func logSum(a, b float64) (l, fa, fb float64) {
 	if a >= b {
-		e := math.Exp(b - a)
+		e := FastExp(b - a)
 		fa = 1 / (1 + e)
-		return a + math.Log1p(e), fa, e * fa
+		return a + FastLog(1+e), fa, e * fa
 	}
-	e := math.Exp(a - b)
+	e := FastExp(a - b)
 	fb = 1 / (1 + e)
-	return b + math.Log1p(e), e * fb, fb
-}
-
-// logAddExp returns ln(e^a + e^b) without overflow.
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	return a + math.Log1p(math.Exp(b-a))
+	return b + FastLog(1+e), e * fb, fb
 }
 
 // Implicit holds the inside-outside function G and its derivatives at one
@@ -79,7 +71,7 @@ func (s *Superovoid) G(p Vec3) (g float64, ok bool) {
 	if !ok {
 		return math.Inf(1), false
 	}
-	g = math.Exp(lg)
+	g = FastExp(lg)
 	return g, !math.IsInf(g, 0)
 }
 
@@ -96,8 +88,8 @@ func (s *Superovoid) logG(p Vec3) (float64, bool) {
 	lu := flog(p[0] / (s.A[0] * cx))
 	lv := flog(p[1] / (s.A[1] * cy))
 	lw := flog(w)
-	ls := logAddExp(pe*lu, pe*lv)
-	lg := logAddExp(e1/e2*ls, 2/e2*lw)
+	ls := LogAddExp(pe*lu, pe*lv)
+	lg := LogAddExp(e1/e2*ls, 2/e2*lw)
 	if math.IsNaN(lg) {
 		return math.Inf(1), false
 	}
@@ -136,7 +128,7 @@ func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) 
 	if !s.LogResidualHessianInto(pt, withHess, out) {
 		return false
 	}
-	g := math.Exp(out.G) // G^(e2/2)
+	g := FastExp(out.G) // G^(e2/2)
 	out.G = math.Expm1(out.G)
 	l := out.Grad
 	out.Grad = l.Mul(g)
@@ -197,7 +189,7 @@ func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implici
 	ux, vy := 1/(a1*cx), 1/(a2*cy)
 	u, v := pt[0]*ux, pt[1]*vy
 	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
-	lu, lv, lw := math.Log(au), math.Log(av), math.Log(aw)
+	lu, lv, lw := FastLog(au), FastLog(av), FastLog(aw)
 	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
 	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
 	h := e2 / 2
@@ -249,7 +241,7 @@ func (s *Superovoid) eval(pt Vec3, withHess bool) (Implicit, bool) {
 		return r, false
 	}
 	h := s.Eps[1] / 2
-	G := math.Exp(r.G / h)
+	G := FastExp(r.G / h)
 	k := G / h
 	l := r.Grad
 	r.G = G

@@ -25,10 +25,10 @@ import "math"
 // al, be >= 0 given by their logarithms (−Inf for zero).
 func sectionNorm(lal, lbe, tx, ty, k, w float64) (n, nw float64) {
 	cx, cy := 1+tx*w, 1+ty*w
-	ak := math.Exp(k * (lal + math.Log(cx)))
-	bk := math.Exp(k * (lbe + math.Log(cy)))
+	ak := FastExp(k * (lal + FastLog(cx)))
+	bk := FastExp(k * (lbe + FastLog(cy)))
 	t := ak + bk
-	n = math.Exp(math.Log(t) / k)
+	n = FastExp(FastLog(t) / k)
 	nw = n * (ak*tx/cx + bk*ty/cy) / t
 	return
 }
@@ -56,7 +56,7 @@ func (p *supportProblem) evalTau(tau float64) (psi, f float64) {
 // evalSC evaluates ψ and F at sin p2 = sn, cos p2 = c (c >= 0).
 func (p *supportProblem) evalSC(tau, sn, c float64) (psi, f float64) {
 	w := spow(sn, p.e2)
-	r := math.Exp(p.e2 * math.Log(c)) // cos^e2 p2 (0 at the poles)
+	r := FastExp(p.e2 * FastLog(c)) // cos^e2 p2 (0 at the poles)
 	n, nw := sectionNorm(p.lal, p.lbe, p.tx, p.ty, p.k, w)
 	psi = tau - (p.c+r*nw)/n
 	f = r*n + p.c*w
@@ -156,22 +156,22 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 	e1, e2 := s.Eps[0], s.Eps[1]
 	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
 	p := supportProblem{
-		lal: math.Log(a1 * math.Abs(n[0])), lbe: math.Log(a2 * math.Abs(n[1])),
+		lal: FastLog(a1 * math.Abs(n[0])), lbe: FastLog(a2 * math.Abs(n[1])),
 		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
 		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
 	}
 	// ln N(0), N the section norm of the untapered section.
-	ln0 := logAddExp(p.k*p.lal, p.k*p.lbe) / p.k
+	ln0 := LogAddExp(p.k*p.lal, p.k*p.lbe) / p.k
 	var t float64 // tan p2 at the support point
 	if s.IsSuperellipsoid() {
 		// math.md §1 (the corrected thesis eq 9): spow(tan p2, 2−e2) = c/N.
 		if p.c != 0 {
-			t = math.Copysign(math.Exp((math.Log(math.Abs(p.c))-ln0)/p.beta), p.c)
+			t = math.Copysign(FastExp((FastLog(math.Abs(p.c))-ln0)/p.beta), p.c)
 		}
 	} else {
 		// |ratio| <= |c|/min N + max|N_w/N| <= |c|/(N(0)/2) + 1 because
 		// the taper factors stay in [0.5, 1.5] on the body.
-		n0 := math.Exp(ln0)
+		n0 := FastExp(ln0)
 		bound := 2*math.Abs(p.c)/n0 + 2
 		var tau float64
 		if s.knownConvex() {
@@ -205,14 +205,14 @@ func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, 
 	}
 	p2 = math.Atan(t)
 	w := spow(sn, p.e2)
-	r := math.Exp(p.e2 * math.Log(c))
+	r := FastExp(p.e2 * FastLog(c))
 	cx, cy := 1+p.tx*w, 1+p.ty*w
-	lu, lv := p.lal+math.Log(cx), p.lbe+math.Log(cy) // ln|cu|, ln|cv|
-	lnN := logAddExp(p.k*lu, p.k*lv) / p.k
-	u := math.Copysign(math.Exp((p.k-1)*(lu-lnN)), n[0])
-	v := math.Copysign(math.Exp((p.k-1)*(lv-lnN)), n[1])
+	lu, lv := p.lal+FastLog(cx), p.lbe+FastLog(cy) // ln|cu|, ln|cv|
+	lnN := LogAddExp(p.k*lu, p.k*lv) / p.k
+	u := math.Copysign(FastExp((p.k-1)*(lu-lnN)), n[0])
+	v := math.Copysign(FastExp((p.k-1)*(lv-lnN)), n[1])
 	d1 := 1 / (2 - s.Eps[0])
-	p1 = math.Atan2(math.Copysign(math.Exp(d1*(lv-lnN)), n[1]), math.Copysign(math.Exp(d1*(lu-lnN)), n[0]))
+	p1 = math.Atan2(math.Copysign(FastExp(d1*(lv-lnN)), n[1]), math.Copysign(FastExp(d1*(lu-lnN)), n[0]))
 	x = Vec3{s.A[0] * cx * r * u, s.A[1] * cy * r * v, s.A[2] * w}
 	return
 }

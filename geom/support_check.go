@@ -36,9 +36,9 @@ func (s *Superovoid) SupportTable() SupportTable {
 		tau, _, c := p.tauOfW(w)
 		i := t.n
 		t.w[i], t.tau[i] = w, tau
-		t.r[i] = math.Exp(s.Eps[1] * math.Log(c))
+		t.r[i] = FastExp(s.Eps[1] * FastLog(c))
 		t.cx[i], t.cy[i] = 1+s.Taper[0]*w, 1+s.Taper[1]*w
-		t.cxk[i], t.cyk[i] = math.Exp(k*math.Log(t.cx[i])), math.Exp(k*math.Log(t.cy[i]))
+		t.cxk[i], t.cyk[i] = FastExp(k*FastLog(t.cx[i])), FastExp(k*FastLog(t.cy[i]))
 		t.tcx[i], t.tcy[i] = s.Taper[0]/t.cx[i], s.Taper[1]/t.cy[i]
 		t.n++
 	}
@@ -102,7 +102,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	}
 	e1, e2 := s.Eps[0], s.Eps[1]
 	p := supportProblem{
-		lal: math.Log(a1 * math.Abs(n[0])), lbe: math.Log(a2 * math.Abs(n[1])),
+		lal: FastLog(a1 * math.Abs(n[0])), lbe: FastLog(a2 * math.Abs(n[1])),
 		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
 		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
 	}
@@ -114,9 +114,9 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	al, be := A/em, B/em
 	ak0, bk0 := 1.0, 1.0
 	if al < 1 {
-		ak0 = math.Exp(p.k * (p.lal - p.lbe))
+		ak0 = FastExp(p.k * (p.lal - p.lbe))
 	} else if be < 1 {
-		bk0 = math.Exp(p.k * (p.lbe - p.lal))
+		bk0 = FastExp(p.k * (p.lbe - p.lal))
 	}
 	// N(0), from below (a smaller N only widens the bracket), for the
 	// bound of PointWithNormal.
@@ -211,7 +211,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 			return -1, false
 		}
 	}
-	nn := d.em * math.Exp(math.Log(sum)/p.k)
+	nn := d.em * FastExp(FastLog(sum)/p.k)
 	if !(t.r[i]*nn+cw <= d.limit) {
 		return 0, true
 	}
