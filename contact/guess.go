@@ -256,6 +256,22 @@ const refineSteps = 0 // measured: closed-form steps here cost more than the ite
 // (distinct) are refined by a short ascent of the gap on the sphere, and
 // Newton polishes each from its support pair (math.md §3: the answer is the
 // stationary point with the largest gap).
+// promising reports whether an unfinished start's current signed-distance
+// estimate (along a's normal) clearly beats the best answer so far.
+func promising(c, best *candidate, L float64) bool {
+	if !best.valid {
+		return true
+	}
+	est := c.nP.Dot(c.Q.Sub(c.P))
+	if best.separated {
+		return est >= 0 && est < best.sd-1e-6*L
+	}
+	return est > best.sd+1e-6*L
+}
+
+// maxStarts bounds the starts of a multi-start, the cold guess's included.
+const maxStarts = 4
+
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [16]vec
 	nd := 0
@@ -295,16 +311,24 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		n := dirs[i]
 		gap[i] = n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
 	}
-	var tried [5]vec
-	nt := 0
+	// started holds the seed directions already solved from (the same seed
+	// again gives the same answer), found the normals of the pairs they
+	// converged to: a direction near a found normal most likely lies in its
+	// basin. A direction near a start's seed but far from where that start
+	// ended is not skipped: on thin plates Newton leaves a seed's
+	// neighbourhood, and the basins are narrow (TestMTDThinPlates).
+	var started, found [maxStarts + 2]vec
+	ns, nf := 0, 0
 	if seen.Len() > 0 {
-		// The cold guess already solved from this direction.
-		tried[0] = seen
-		nt = 1
+		started[0] = seen
+		ns = 1
 	}
-	const maxStarts = 4 // including the cold guess's direction
+	if best.valid && best.converged {
+		found[0] = best.nP
+		nf = 1
+	}
 	convex := pr.convex
-	for s := 0; s < nd && nt < maxStarts; s++ {
+	for s := 0; s < nd && ns < maxStarts; s++ {
 		bi := -1
 		for i := 0; i < nd; i++ {
 			if !math.IsInf(gap[i], -1) && (bi < 0 || gap[i] > gap[bi]) {
@@ -319,26 +343,35 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		n := dirs[bi]
 		// A start whose support gap is well below the best answer so far
 		// would have to climb a long way to beat it: not worth a Newton run.
-		if best.valid && best.converged && gb < best.sd-0.25*charLength(pr) {
+		if best.valid && best.converged && gb < best.sd-0.25*math.Max(minAxis(pr.a), minAxis(pr.b)) {
 			break
 		}
 		dup := false
-		for j := 0; j < nt; j++ {
-			if tried[j].Dot(n) > 0.9 { // within about 25°: same basin, most likely
-				dup = true
-				break
-			}
+		for j := 0; j < ns; j++ {
+			dup = dup || started[j].Dot(n) > 0.999 // within 2.5°: the same seed
+		}
+		for j := 0; j < nf; j++ {
+			dup = dup || found[j].Dot(n) > 0.9 // within 25°: the same basin, most likely
 		}
 		if dup {
 			continue
 		}
-		tried[nt] = n
-		nt++
+		started[ns] = n
+		ns++
 		lp, lq, _, _, _ := supportPair(pr, n)
 		x0 := sv.startFromPoints(m, pr, lp, lq)
 		sv.explore, sv.exploring = *best, true
 		c := sv.solveFrom(m, pr, x0, res, maxIter)
+		if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
+			// Still crawling (linearly, between nearly flat faces) towards a
+			// clearly better pair when its iterations ran out: finish it.
+			c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
+		}
 		sv.exploring = false
+		if c.valid && c.converged && nf < len(found) {
+			found[nf] = c.nP
+			nf++
+		}
 		if better(&c, best) {
 			*best = c
 		}

@@ -103,7 +103,14 @@ type candidate struct {
 	// curvature test; haveHess says they are set (implicit and ntb).
 	ea, eb   geom.Implicit
 	haveHess bool
+	// slack > 0 marks an unconverged pair whose scaled residual is below
+	// nearStationary; its distance is trusted to within slack.
+	slack float64
 }
+
+// nearStationary is the scaled residual below which an unconverged
+// common-normal pair may still win the comparison of candidates.
+const nearStationary = 1e-6
 
 // fallbackOrder lists the schemes that recover a failed scheme.
 var fallbackOrder = [3][2]Method{
@@ -305,6 +312,18 @@ func better(c, cur *candidate) bool {
 		return true
 	}
 	if c.converged != cur.converged {
+		// Newton crawls between the nearly flat faces of box-like shapes
+		// (e ≈ 0.1), stopping short of its tolerance at a pair that is
+		// stationary but for a residual near 1e-8: such a pair still beats
+		// a converged one that is clearly worse (TestMTDThinPlates).
+		u, k := c, cur
+		if c.converged {
+			u, k = cur, c
+		}
+		if u.slack > 0 && u.separated == k.separated &&
+			((u.separated && u.sd < k.sd-u.slack) || (!u.separated && u.sd > k.sd+u.slack)) {
+			return !c.converged
+		}
 		return c.converged
 	}
 	if c.separated != cur.separated {
@@ -350,6 +369,12 @@ func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxI
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	c := candidate{x: o.x, method: m, converged: o.converged}
 	s := &o.sys
+	if !o.converged {
+		L := charLength(pr)
+		if r := math.Sqrt(merit(&s.phi, s.n, 1/L)); r <= nearStationary {
+			c.slack = (1e-6 + 1e3*r) * L
+		}
+	}
 	if o.haveHess {
 		c.ea, c.eb, c.haveHess = s.ea, s.eb, true
 	}
