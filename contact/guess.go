@@ -250,12 +250,6 @@ func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 // refineSteps is the number of closed-form support steps that end an ascent.
 const refineSteps = 0 // measured: closed-form steps here cost more than the iterations they save
 
-// multiStart searches the common-normal pairs from support seeds: the
-// centres' direction, the current best normal and the six principal
-// directions of each body are ranked by their estimated gap, the best few
-// (distinct) are refined by a short ascent of the gap on the sphere, and
-// Newton polishes each from its support pair (math.md §3: the answer is the
-// stationary point with the largest gap).
 // promising reports whether an unfinished start's current signed-distance
 // estimate (along a's normal) clearly beats the best answer so far.
 func promising(c, best *candidate, L float64) bool {
@@ -272,6 +266,11 @@ func promising(c, best *candidate, L float64) bool {
 // maxStarts bounds the starts of a multi-start, the cold guess's included.
 const maxStarts = 4
 
+// multiStart searches the common-normal pairs from support seeds: the
+// centres' direction, the current best normal and the six principal
+// directions of each body are ranked by their estimated gap, and Newton
+// solves from the support pairs of the best few distinct ones (math.md §3: the answer is the
+// stationary point with the largest gap).
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [16]vec
 	nd := 0
@@ -365,6 +364,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
 			// Still crawling (linearly, between nearly flat faces) towards a
 			// clearly better pair when its iterations ran out: finish it.
+			res.Starts-- // the same start, continued
 			c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
 		}
 		sv.exploring = false

@@ -200,7 +200,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			sv.trySeed(m, &pr, lp, lq, &best, &res)
 		}
 	}
-	if !best.valid || !best.converged {
+	if !best.valid || (!best.converged && best.slack == 0) {
 		// Recover with the other schemes from the same seeds: the implicit
 		// scheme is robust on box-like shapes where the parametrisation is
 		// singular, the parametric ones on pointy tips where the implicit
@@ -221,7 +221,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			}
 		}
 	}
-	if !best.valid || !best.converged {
+	if !best.valid || (!best.converged && best.slack == 0) {
 		// Last resort (pointy tips, nearly parallel flat faces): climb the
 		// gap over directions with exact supports.
 		n := pr.tb.T.Sub(pr.ta.T)
@@ -303,7 +303,8 @@ func supportPoint(t *geom.SupportTable, n, x vec, tol float64, e *geom.Implicit,
 // separated pair beats an overlapping one (it proves separation for convex
 // bodies), the smaller distance among separated ones (the true closest pair
 // of non-convex bodies too), the larger signed distance (smaller MTD) among
-// overlapping ones. Converged beats unconverged.
+// overlapping ones. Converged beats unconverged, unless the unconverged
+// pair is nearly stationary (slack > 0) and better by more than its slack.
 func better(c, cur *candidate) bool {
 	if !c.valid {
 		return false

@@ -79,14 +79,16 @@ func FastLog(x float64) float64 {
 	i := (tmp >> (52 - fmBits)) & (fmN - 1)
 	k := float64(int64(tmp) >> 52)
 	z := math.Float64frombits(b - tmp&(0xfff<<52))
-	r := math.FMA(z, fm.invC[i], -1) // |r| ≤ 1/128, exact
+	r := math.FMA(z, fm.invC[i], -1) // |r| ≤ 1/128, one rounding
 	r2 := r * r
 	// ln(1 + r) − r to r⁸ (relative error r⁸/9 < 2e-18).
 	p := r2 * (-0.5 + r*(1.0/3) + r2*(-0.25+r*(1.0/5)) + r2*r2*(-1.0/6+r*(1.0/7)+r2*(-1.0/8)))
 	return k*fmLn2Hi + fm.logC[i] + r + (k*fmLn2Lo + p)
 }
 
-// LogAddExp returns ln(e^a + e^b) without overflow.
+// LogAddExp returns ln(e^a + e^b) without overflow, to an absolute error of
+// about 1e-16 (ln(1 + e^(b−a)) is FastLog(1 + ·), not log1p: a result near 0
+// is not accurate relatively).
 func LogAddExp(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
