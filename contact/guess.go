@@ -269,8 +269,8 @@ const maxStarts = 4
 // multiStart searches the common-normal pairs from support seeds: the
 // centres' direction, the current best normal and the six principal
 // directions of each body are ranked by their estimated gap, and Newton
-// solves from the support pairs of the best few distinct ones (math.md §3: the answer is the
-// stationary point with the largest gap).
+// solves from the support pairs of the best few distinct ones (math.md §3:
+// the answer is the stationary point with the largest gap).
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [16]vec
 	nd := 0
