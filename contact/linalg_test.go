@@ -66,3 +66,73 @@ func TestSolveAgainstGonum(t *testing.T) {
 		t.Fatal("a singular system was solved")
 	}
 }
+
+// The structured solve of the implicit scheme agrees with gonum's LU solve
+// on random systems of its pattern (rows 4 and 5 are (g, 0) and (0, h)),
+// with gradients pointing every way and conditioning up to 1e10, and refuses
+// singular ones: a zero gradient, or dependent rows.
+func TestSolveImplicitAgainstGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(73, 74))
+	for i := 0; i < 5000; i++ {
+		var J [6][6]float64
+		var rhs [6]float64
+		spread := math.Pow(10, 10*r.Float64())
+		for a := 0; a < 4; a++ {
+			for b := 0; b < 6; b++ {
+				J[a][b] = r.NormFloat64() * math.Pow(spread, -float64(b)/5)
+			}
+		}
+		for k := 0; k < 3; k++ {
+			J[4][k] = r.NormFloat64() * math.Pow(10, 3*r.Float64()-1.5)
+			J[5][3+k] = r.NormFloat64() * math.Pow(10, 3*r.Float64()-1.5)
+		}
+		if i%7 == 0 { // a gradient along an axis
+			J[4][0], J[4][1] = 0, 0
+		}
+		for a := range rhs {
+			rhs[a] = r.NormFloat64()
+		}
+		x, cond, ok := solveImplicit(&J, &rhs)
+		A := mat.NewDense(6, 6, nil)
+		B := mat.NewVecDense(6, rhs[:])
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				A.Set(a, b, J[a][b])
+			}
+		}
+		var X mat.VecDense
+		if err := X.SolveVec(A, B); err != nil {
+			continue
+		}
+		c := mat.Cond(A, 1)
+		if !ok {
+			if c < 1e12 {
+				t.Fatalf("case %d: refused a system of condition %.3g", i, c)
+			}
+			continue
+		}
+		for a := 0; a < 6; a++ {
+			if d := math.Abs(x[a] - X.AtVec(a)); d > 1e-13*c*math.Max(1, math.Abs(X.AtVec(a))) {
+				t.Fatalf("case %d (cond %.3g): x[%d] = %v, gonum %v", i, c, a, x[a], X.AtVec(a))
+			}
+		}
+		if !(cond >= 1) {
+			t.Fatalf("case %d: condition estimate %v", i, cond)
+		}
+	}
+	var S [6][6]float64
+	S[0] = [6]float64{1, 2, 3, 4, 5, 6}
+	S[1] = [6]float64{0, 1, 0, 2, 0, 1}
+	S[2] = S[0] // dependent rows
+	S[3] = [6]float64{1, 0, 0, 0, 0, 1}
+	S[4] = [6]float64{0.3, 0.5, 0.1}
+	S[5] = [6]float64{0, 0, 0, 0.2, 0.1, 0.7}
+	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}); ok {
+		t.Fatal("a singular system was solved")
+	}
+	S[2] = [6]float64{0, 0, 1, 0, 1, 0}
+	S[4] = [6]float64{}
+	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}); ok {
+		t.Fatal("a system with a zero gradient row was solved")
+	}
+}

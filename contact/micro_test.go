@@ -98,3 +98,19 @@ func BenchmarkRankPow(b *testing.B) {
 	}
 	_ = s
 }
+
+func BenchmarkSolveImplicit(b *testing.B) {
+	var J [6][6]float64
+	for i := 0; i < 4; i++ {
+		for j := range J {
+			J[i][j] = float64((i*7+j*3)%11) + 0.1
+		}
+		J[i][i] += 10
+	}
+	J[4] = [6]float64{0.3, -0.9, 0.2}
+	J[5] = [6]float64{0, 0, 0, 0.1, 0.4, -0.8}
+	r := [6]float64{1, 2, 3, 4, 5, 6}
+	for i := 0; i < b.N; i++ {
+		solveImplicit(&J, &r)
+	}
+}

@@ -111,8 +111,12 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			if mu == 0 {
 				// The Jacobian is not needed after this solve unless it
 				// fails, and then LM rebuilds from a copy made below.
-				jc := sys.jac
-				dx, cond, ok = solveInPlace(&jc, &rhs, n)
+				if m == Implicit {
+					dx, cond, ok = solveImplicit(&sys.jac, &rhs)
+				} else {
+					jc := sys.jac
+					dx, cond, ok = solveInPlace(&jc, &rhs, n)
+				}
 			} else {
 				dx, ok = lmStep(&sys.jac, &sys.phi, &w, n, mu)
 			}
