@@ -272,7 +272,7 @@ const maxStarts = 4
 // solves from the support pairs of the best few distinct ones (math.md §3:
 // the answer is the stationary point with the largest gap).
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
-	var dirs [16]vec
+	var dirs [32]vec
 	nd := 0
 	add := func(n vec) {
 		l := n.Len()
@@ -294,11 +294,30 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		add(cb)
 		add(cb.Mul(-1))
 	}
+	if boxLike(pr.a) && boxLike(pr.b) {
+		// Edge against edge: as in the separating-axis test of boxes, the
+		// answer's normal can be the cross product of an edge of each body
+		// (thin plates turned across a block: no principal direction lies
+		// in that basin).
+		c := pr.tb.T.Sub(pr.ta.T)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				x := col(&pr.ta.R, i).Cross(col(&pr.tb.R, j))
+				if x.Len() < 1e-3 {
+					continue // parallel edges: a face direction, already in
+				}
+				if x.Dot(c) < 0 {
+					x = x.Mul(-1)
+				}
+				add(x)
+			}
+		}
+	}
 	// Rank by the gap of the untapered superellipsoids' support functions:
 	// the ellipsoid proxy is blind to squareness, which is what makes
 	// several basins, and the support points are only needed for the
 	// directions actually started.
-	var gap [16]float64
+	var gap [32]float64
 	c := pr.tb.T.Sub(pr.ta.T)
 	for i := 0; i < nd; i++ {
 		// Directions pointing away from b push b through a: their gap is
@@ -327,6 +346,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		nf = 1
 	}
 	convex := pr.convex
+	// Without taper seSupport is the exact support function, so a ranking
+	// gap is a proven lower bound of the answer (math.md §3); with taper it
+	// is only an estimate, and the exact support (a root search, ~10 µs)
+	// costs more than the start it would decide.
+	exactRank := pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid()
 	for s := 0; s < nd && ns < maxStarts; s++ {
 		bi := -1
 		for i := 0; i < nd; i++ {
@@ -349,8 +373,15 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		for j := 0; j < ns; j++ {
 			dup = dup || started[j].Dot(n) > 0.999 // within 2.5°: the same seed
 		}
-		for j := 0; j < nf; j++ {
-			dup = dup || found[j].Dot(n) > 0.9 // within 25°: the same basin, most likely
+		// Within 25° of a pair found: the same basin, most likely, unless
+		// the exact support gap along n already beats the best answer, which
+		// proves that answer is not the maximum of the gap (on thin plates a
+		// narrow, better basin lies within 25° of a worse pair: the plate's
+		// own normal next to a corner's).
+		if !(exactRank && best.valid && best.converged && gb > best.sd+1e-9*charLength(pr)) {
+			for j := 0; j < nf; j++ {
+				dup = dup || found[j].Dot(n) > 0.9
+			}
 		}
 		if dup {
 			continue
@@ -380,6 +411,10 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		}
 	}
 }
+
+// boxLike reports whether both of a shape's exponents are below 1, so that
+// it has edges (rounded, for exponents near 1) along its principal axes.
+func boxLike(s *geom.Superovoid) bool { return s.Eps[0] < 1 && s.Eps[1] < 1 }
 
 // seNormalParams returns the parameters of the point of the untapered shape
 // whose normal is n (math.md §1, "point with a given local normal").
