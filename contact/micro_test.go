@@ -114,3 +114,21 @@ func BenchmarkSolveImplicit(b *testing.B) {
 		solveImplicit(&J, &r)
 	}
 }
+
+// BenchmarkShapeCacheHit: two cache lookups per query (the tapered shapes
+// of a battery cycling through 3,000 shapes, all held).
+func BenchmarkShapeCacheHit(b *testing.B) {
+	pairs := PaperBattery(1500, 1)
+	c := newShapeCache()
+	for i := range pairs {
+		c.info(&pairs[i][0].Shape)
+		c.info(&pairs[i][1].Shape)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pairs[i%len(pairs)]
+		c.info(&p[0].Shape)
+		c.info(&p[1].Shape)
+	}
+}

@@ -46,3 +46,25 @@ func TestShapeCacheKeepsWorkingSet(t *testing.T) {
 		t.Fatalf("untapered shape: %+v", in)
 	}
 }
+
+// The cache is keyed by a hash of the shape: an entry of another shape under
+// the same key (a hash collision, forced here) is never returned for it.
+func TestShapeCacheCollision(t *testing.T) {
+	c := newShapeCache()
+	convex := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1}, Taper: [2]float64{0.1, 0.1}}
+	dented := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.9}, Taper: [2]float64{0.5, 0.5}}
+	in := c.info(&convex)
+	if !in.convex || in.shape != convex {
+		t.Fatalf("convex shape analysed as %+v", in)
+	}
+	k := shapeKey(&dented)
+	c.cur[k] = in // the convex shape's analysis under the dented one's key
+	c.old = map[uint64]*shapeInfo{k: in}
+	got := c.info(&dented)
+	if got.convex || got.shape != dented || got.sup == nil {
+		t.Fatalf("collision: the dented shape got %+v", got)
+	}
+	if again := c.info(&dented); again != got {
+		t.Fatal("the dented shape's analysis was not kept")
+	}
+}
