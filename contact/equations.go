@@ -17,6 +17,7 @@ type pair struct {
 	ta, tb geom.Transform // local to world
 	ab     geom.Transform // a's local frame to b's
 	convex bool           // both shapes convex (set by the query)
+	ia, ib *shapeInfo     // the shapes' cached analyses (set by the query)
 }
 
 func newPair(a, b *geom.Body) pair {

@@ -106,6 +106,9 @@ type candidate struct {
 	// slack > 0 marks an unconverged pair whose scaled residual is below
 	// nearStationary; its distance is trusted to within slack.
 	slack float64
+	// certified: classify already proved this separated pair of non-convex
+	// bodies the global minimum (hullCertified).
+	certified bool
 }
 
 // nearStationary is the scaled residual below which an unconverged
@@ -132,7 +135,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
-	pr.convex = convex
+	pr.convex, pr.ia, pr.ib = convex, ia, ib
 	res.ReasonA, res.ReasonB = ia.reason, ib.reason
 	if !ia.convex {
 		res.NonConvex |= 1
@@ -275,6 +278,9 @@ func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
 	if !c.valid || !c.separated {
 		return false
 	}
+	if c.certified {
+		return true
+	}
 	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
 	// about bodies a nanometre across.
 	tol := certTol * math.Max(maxAxis(pr.a), maxAxis(pr.b))
@@ -414,6 +420,19 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		c.sd = dist
 	} else if c.nP.Dot(d) >= 0 {
 		// Separated candidate: each point must lie outside the other body.
+		// The hull certificate, which the query needs for a converged
+		// answer anyway, proves that when the points are farther apart than
+		// its tolerance: each body then lies on its own side of a's tangent
+		// plane. (Not for the multi-start's exploratory starts: most of
+		// their pairs are discarded, and the residuals cost less.)
+		c.valid, c.separated, c.sd = true, true, dist
+		if c.converged && !sv.exploring && pr.ia != nil && pr.ib != nil &&
+			dist > 4*certTol*math.Max(maxAxis(pr.a), maxAxis(pr.b)) &&
+			hullCertified(pr, &c, pr.ia, pr.ib) {
+			c.certified = true
+			return c
+		}
+		c.valid, c.separated, c.sd = false, false, 0
 		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
 		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
 		if (ok1 && fa < -1e-9) || (ok2 && fb < -1e-9) {
