@@ -226,10 +226,16 @@ func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 		}
 	}
 	// A few steps with the closed-form supports refine the direction where
-	// the ellipsoid proxy is poor (box-like and pointy shapes): cheaper than
-	// the Newton iterations they save.
+	// the ellipsoid proxy is poor (box-like and pointy shapes).
+	return supportAscend(pr, n, alpha, refineSteps)
+}
+
+// supportAscend climbs the gap from n with the closed-form supports
+// (approxSupport: exact without taper), from step scale alpha, and returns
+// the final direction, its support seeds and their gap estimate.
+func supportAscend(pr *pair, n vec, alpha float64, steps int) (vec, vec, vec, float64) {
 	lp, lq, P, Q, gs := supportPair(pr, n)
-	for i := 0; i < refineSteps; i++ {
+	for i := 0; i < steps; i++ {
 		d := Q.Sub(P)
 		t := d.Sub(n.Mul(n.Dot(d)))
 		if t.Len() < 1e-9 {
@@ -249,6 +255,10 @@ func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 
 // refineSteps is the number of closed-form support steps that end an ascent.
 const refineSteps = 0 // measured: closed-form steps here cost more than the iterations they save
+
+// crawlSteps is the number of closed-form support steps that re-seed a start
+// that ran out of iterations.
+const crawlSteps = 10
 
 // promising reports whether an unfinished start's current signed-distance
 // estimate (along a's normal) clearly beats the best answer so far.
@@ -270,9 +280,10 @@ const maxStarts = 4
 // centres' direction, the current best normal and the six principal
 // directions of each body are ranked by their estimated gap, and Newton
 // solves from the support pairs of the best few distinct ones (math.md §3:
-// the answer is the stationary point with the largest gap).
+// the answer is the stationary point with the largest gap). Box-like pairs
+// then get one more start from an edge-against-edge direction.
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
-	var dirs [32]vec
+	var dirs [14]vec
 	nd := 0
 	add := func(n vec) {
 		l := n.Len()
@@ -282,7 +293,8 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		dirs[nd] = n.Mul(1 / l)
 		nd++
 	}
-	add(pr.tb.T.Sub(pr.ta.T))
+	c := pr.tb.T.Sub(pr.ta.T)
+	add(c)
 	if best.valid {
 		add(best.nP)
 	}
@@ -294,31 +306,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		add(cb)
 		add(cb.Mul(-1))
 	}
-	if boxLike(pr.a) && boxLike(pr.b) {
-		// Edge against edge: as in the separating-axis test of boxes, the
-		// answer's normal can be the cross product of an edge of each body
-		// (thin plates turned across a block: no principal direction lies
-		// in that basin).
-		c := pr.tb.T.Sub(pr.ta.T)
-		for i := 0; i < 3; i++ {
-			for j := 0; j < 3; j++ {
-				x := col(&pr.ta.R, i).Cross(col(&pr.tb.R, j))
-				if x.Len() < 1e-3 {
-					continue // parallel edges: a face direction, already in
-				}
-				if x.Dot(c) < 0 {
-					x = x.Mul(-1)
-				}
-				add(x)
-			}
-		}
-	}
 	// Rank by the gap of the untapered superellipsoids' support functions:
 	// the ellipsoid proxy is blind to squareness, which is what makes
 	// several basins, and the support points are only needed for the
 	// directions actually started.
-	var gap [32]float64
-	c := pr.tb.T.Sub(pr.ta.T)
+	var gap [14]float64
 	for i := 0; i < nd; i++ {
 		// Directions pointing away from b push b through a: their gap is
 		// far below the answer; skip the support evaluations.
@@ -326,31 +318,66 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			gap[i] = math.Inf(-1)
 			continue
 		}
-		n := dirs[i]
-		gap[i] = n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
+		gap[i] = seGap(pr, dirs[i], c)
 	}
 	// started holds the seed directions already solved from (the same seed
 	// again gives the same answer), found the normals of the pairs they
-	// converged to: a direction near a found normal most likely lies in its
-	// basin. A direction near a start's seed but far from where that start
-	// ended is not skipped: on thin plates Newton leaves a seed's
-	// neighbourhood, and the basins are narrow (TestMTDThinPlates).
+	// converged to and their signed distances: a direction near a found
+	// normal most likely lies in its basin. A direction near a start's seed
+	// but far from where that start ended is not skipped: on thin plates
+	// Newton leaves a seed's neighbourhood, and the basins are narrow
+	// (TestMTDThinPlates).
 	var started, found [maxStarts + 2]vec
+	var foundSD [maxStarts + 2]float64
 	ns, nf := 0, 0
 	if seen.Len() > 0 {
 		started[0] = seen
 		ns = 1
 	}
 	if best.valid && best.converged {
-		found[0] = best.nP
+		found[0], foundSD[0] = best.nP, best.sd
 		nf = 1
 	}
-	convex := pr.convex
 	// Without taper seSupport is the exact support function, so a ranking
 	// gap is a proven lower bound of the answer (math.md §3); with taper it
 	// is only an estimate, and the exact support (a root search, ~10 µs)
 	// costs more than the start it would decide.
 	exactRank := pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid()
+	L := charLength(pr)
+	ma := math.Max(minAxis(pr.a), minAxis(pr.b))
+	skip := func(n vec, g float64) bool {
+		for j := 0; j < ns; j++ {
+			if started[j].Dot(n) > 0.999 { // within 2.5°: the same seed
+				return true
+			}
+		}
+		// Within 25° of a pair found: the same basin, most likely, unless
+		// the exact support gap along n already beats that pair's, which
+		// proves n is not in its basin below its top (on thin plates a
+		// narrow, better basin lies within 25° of a worse pair: the plate's
+		// own normal next to a corner's).
+		for j := 0; j < nf; j++ {
+			if found[j].Dot(n) > 0.9 && !(exactRank && g > foundSD[j]+1e-9*L) {
+				return true
+			}
+		}
+		return false
+	}
+	// try solves from n's seeds and keeps the better answer; it reports
+	// whether the search is over (a separated pair of convex bodies).
+	try := func(n vec) bool {
+		started[ns] = n
+		ns++
+		c := sv.startAt(m, pr, best, res, n, maxIter)
+		if c.valid && c.converged && nf < len(found) {
+			found[nf], foundSD[nf] = c.nP, c.sd
+			nf++
+		}
+		if better(&c, best) {
+			*best = c
+		}
+		return best.valid && best.converged && best.separated && pr.convex
+	}
 	for s := 0; s < nd && ns < maxStarts; s++ {
 		bi := -1
 		for i := 0; i < nd; i++ {
@@ -361,55 +388,105 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		if bi < 0 {
 			break
 		}
-		gb := gap[bi]
+		g := gap[bi]
 		gap[bi] = math.Inf(-1)
-		n := dirs[bi]
 		// A start whose support gap is well below the best answer so far
 		// would have to climb a long way to beat it: not worth a Newton run.
-		if best.valid && best.converged && gb < best.sd-0.25*math.Max(minAxis(pr.a), minAxis(pr.b)) {
+		if best.valid && best.converged && g < best.sd-0.25*ma {
 			break
 		}
-		dup := false
-		for j := 0; j < ns; j++ {
-			dup = dup || started[j].Dot(n) > 0.999 // within 2.5°: the same seed
-		}
-		// Within 25° of a pair found: the same basin, most likely, unless
-		// the exact support gap along n already beats the best answer, which
-		// proves that answer is not the maximum of the gap (on thin plates a
-		// narrow, better basin lies within 25° of a worse pair: the plate's
-		// own normal next to a corner's).
-		if !(exactRank && best.valid && best.converged && gb > best.sd+1e-9*charLength(pr)) {
-			for j := 0; j < nf; j++ {
-				dup = dup || found[j].Dot(n) > 0.9
-			}
-		}
-		if dup {
+		if skip(dirs[bi], g) {
 			continue
 		}
-		started[ns] = n
-		ns++
-		lp, lq, _, _, _ := supportPair(pr, n)
-		x0 := sv.startFromPoints(m, pr, lp, lq)
-		sv.explore, sv.exploring = *best, true
-		c := sv.solveFrom(m, pr, x0, res, maxIter)
-		if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
-			// Still crawling (linearly, between nearly flat faces) towards a
-			// clearly better pair when its iterations ran out: finish it.
-			res.Starts-- // the same start, continued
-			c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
-		}
-		sv.exploring = false
-		if c.valid && c.converged && nf < len(found) {
-			found[nf] = c.nP
-			nf++
-		}
-		if better(&c, best) {
-			*best = c
-		}
-		if best.valid && best.converged && best.separated && convex {
+		if try(dirs[bi]) {
 			return
 		}
 	}
+	if !boxLike(pr.a) || !boxLike(pr.b) || (best.valid && best.separated) {
+		return
+	}
+	// Edge against edge: as in the separating-axis test of boxes, the
+	// minimum translation can be along the cross product of an edge of
+	// each body (thin plates turned across a block: no principal direction
+	// lies in that basin). One start at most, from the best such direction
+	// within 0.1 of the larger minor semi-axis below the best answer: on
+	// thin plates the basin is narrow but starts that high, while on the
+	// paper battery's box-like pairs these starts never won, and each
+	// costs a Newton run. Both bodies contain the ellipsoids of their
+	// semi-axes (exponents below 1), whose supports bound the gap from
+	// above for free: most directions need no seSupport.
+	low := math.Inf(-1)
+	if best.valid && best.converged {
+		low = best.sd - 0.1*ma
+	}
+	var bn vec
+	bg := low
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			x := col(&pr.ta.R, i).Cross(col(&pr.tb.R, j))
+			l := x.Len()
+			if l < 1e-3 {
+				continue // parallel edges: a face direction, ranked above
+			}
+			x = x.Mul(1 / l)
+			if x.Dot(c) < 0 {
+				x = x.Mul(-1)
+			}
+			if x.Dot(c)-ellipsoidH(pr.a, geom.MulMtV(&pr.ta.R, x))-ellipsoidH(pr.b, geom.MulMtV(&pr.tb.R, x)) <= bg {
+				continue
+			}
+			if g := seGap(pr, x, c); g > bg && !skip(x, g) {
+				bn, bg = x, g
+			}
+		}
+	}
+	if bn != (vec{}) {
+		try(bn)
+	}
+}
+
+// seGap is the ranking gap of direction n (unit, world): n·c minus the
+// untapered superellipsoids' supports, c the centres' difference.
+func seGap(pr *pair, n, c vec) float64 {
+	return n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
+}
+
+// ellipsoidH is the support function of the ellipsoid with the shape's
+// semi-axes in local direction n (symmetric: the sign of n is immaterial).
+func ellipsoidH(s *geom.Superovoid, n vec) float64 {
+	x, y, z := s.A[0]*n[0], s.A[1]*n[1], s.A[2]*n[2]
+	return math.Sqrt(x*x + y*y + z*z)
+}
+
+// startAt runs one start of the multi-start from the support seeds along n
+// and returns its classified outcome.
+func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n vec, maxIter int) candidate {
+	lp, lq, _, _, _ := supportPair(pr, n)
+	sv.explore, sv.exploring = *best, true
+	it0 := res.Iterations
+	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, maxIter)
+	if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
+		// Still crawling (linearly, between nearly flat faces) towards a
+		// clearly better pair when its iterations ran out: finish it.
+		res.Starts-- // the same start, continued
+		c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
+	}
+	if !c.converged && res.Iterations-it0 >= maxIter && best.valid && !best.separated {
+		// Ran out of iterations, not abandoned as losing: Newton crawls
+		// over a nearly flat face whose basin top lies across it (a
+		// plate's face, 4° from its normal: TestMTDThinPlates). The
+		// closed-form supports jump to the face's rim as the direction
+		// tilts, so a short climb of the gap with them re-seeds it.
+		// (Only against an overlapping answer: elsewhere the fallback
+		// schemes recover a failed start.)
+		_, lp2, lq2, g2 := supportAscend(pr, n, 1/(pr.a.BoundingRadiusFast()+pr.b.BoundingRadiusFast()), crawlSteps)
+		if g2 > best.sd {
+			res.Starts-- // the same start, re-seeded
+			c = sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp2, lq2), res, sv.opt.MaxIter)
+		}
+	}
+	sv.exploring = false
+	return c
 }
 
 // boxLike reports whether both of a shape's exponents are below 1, so that

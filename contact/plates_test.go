@@ -2,6 +2,8 @@ package contact
 
 import (
 	"math"
+	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/sovviz/sovviz/geom"
@@ -46,4 +48,82 @@ func TestMTDThinPlates(t *testing.T) {
 	if bad > 0 {
 		t.Logf("%d of %d plates wrong", bad, len(cases))
 	}
+}
+
+// turnedPlate returns plate k of the stream seeded by seed: a 2×2×0.2 plate
+// turned at random across the unit block, both of exponent e in [0.1, 1],
+// the plate's centre within ±1.6, ±1.6, ±1.2 of the block's.
+func turnedPlate(seed uint64, k int) (a, b geom.Body) {
+	r := rand.New(rand.NewPCG(seed, 99))
+	for i := 0; i < k; i++ {
+		nextTurnedPlate(r)
+	}
+	return nextTurnedPlate(r)
+}
+
+// nextTurnedPlate draws the next plate of a turnedPlate stream.
+func nextTurnedPlate(r *rand.Rand) (a, b geom.Body) {
+	e := 0.1 + 0.9*r.Float64()
+	pos := geom.Vec3{(2*r.Float64() - 1) * 1.6, (2*r.Float64() - 1) * 1.6, (2*r.Float64() - 1) * 1.2}
+	q := geom.Quat{W: r.NormFloat64(), V: geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
+	a = geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{e, e}}, Pose: geom.Identity()}
+	b = geom.Body{Shape: geom.Superovoid{A: [3]float64{2, 2, 0.2}, Eps: [2]float64{e, e}}, Pose: geom.Pose{Position: pos, Orientation: q}}
+	return a, b
+}
+
+// TestMTDTurnedPlates: plates turned at random across a block. In a sweep
+// of 300 such plates (seeds 1 and 2) these ten were answered with a deeper
+// pair than the minimum translation distance, by up to 0.74; after the
+// fixes all 300 were right, and so were 200 held-out ones (seed 3). The
+// sweep checks each plate against the reference search (about 0.8 s a
+// plate), hence only these here. Three causes:
+// the basin of the answer opens only along an edge-against-edge direction;
+// a better direction within 25° of a worse pair found was skipped; and
+// Newton, started on a plate's face 4° from the answer's normal, crawled
+// across the face until its iterations ran out.
+func TestMTDTurnedPlates(t *testing.T) {
+	cases := []struct {
+		seed uint64
+		k    int
+	}{{1, 2}, {1, 3}, {2, 45}, {2, 122}, {2, 143}, {2, 154}, {2, 155}, {2, 180}, {2, 186}, {2, 187}}
+	for _, c := range cases {
+		a, b := turnedPlate(c.seed, c.k)
+		opt := DefaultOptions()
+		res := Query(&a, &b, &opt)
+		ref, refN := refSignedDistance(&a, &b)
+		at := refGapAt(&a, &b, res.Normal)
+		if res.Status == Failed || math.Abs(at-res.Distance) > 1e-6 || res.Distance < ref-1e-6 {
+			t.Errorf("seed %d plate %d (e %.2f): got %.9f (%v, %d starts), independent gap at its normal %.9f, independent max %.9f along %.3f",
+				c.seed, c.k, a.Shape.Eps[0], res.Distance, res.Status, res.Starts, at, ref, refN)
+		}
+	}
+}
+
+// TestMTDTurnedPlatesSweep checks the first plates of the turnedPlate
+// streams of seeds 1 to 3 (100, 200 and 200 plates) against the reference
+// search: about 7 minutes, so it runs only when SOVVIZ_PLATE_SWEEP=1 is set
+// (docs/contact.md quotes it).
+func TestMTDTurnedPlatesSweep(t *testing.T) {
+	if os.Getenv("SOVVIZ_PLATE_SWEEP") != "1" {
+		t.Skip("set SOVVIZ_PLATE_SWEEP=1 to run the 500-plate sweep (about 7 minutes)")
+	}
+	bad := 0
+	for _, s := range []struct {
+		seed uint64
+		n    int
+	}{{1, 100}, {2, 200}, {3, 200}} {
+		r := rand.New(rand.NewPCG(s.seed, 99))
+		for k := 0; k < s.n; k++ {
+			a, b := nextTurnedPlate(r)
+			opt := DefaultOptions()
+			res := Query(&a, &b, &opt)
+			ref, _ := refSignedDistance(&a, &b)
+			at := refGapAt(&a, &b, res.Normal)
+			if res.Status == Failed || math.Abs(at-res.Distance) > 1e-6 || res.Distance < ref-1e-6 {
+				bad++
+				t.Errorf("seed %d plate %d (e %.2f): got %.9f (%v), reference %.9f", s.seed, k, a.Shape.Eps[0], res.Distance, res.Status, ref)
+			}
+		}
+	}
+	t.Logf("%d of 500 plates wrong", bad)
 }
