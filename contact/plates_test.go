@@ -101,11 +101,11 @@ func TestMTDTurnedPlates(t *testing.T) {
 
 // TestMTDTurnedPlatesSweep checks the first plates of the turnedPlate
 // streams of seeds 1 to 3 (100, 200 and 200 plates) against the reference
-// search: about 7 minutes, so it runs only when SOVVIZ_PLATE_SWEEP=1 is set
+// search: about 6 minutes, so it runs only when SOVVIZ_PLATE_SWEEP=1 is set
 // (docs/contact.md quotes it).
 func TestMTDTurnedPlatesSweep(t *testing.T) {
 	if os.Getenv("SOVVIZ_PLATE_SWEEP") != "1" {
-		t.Skip("set SOVVIZ_PLATE_SWEEP=1 to run the 500-plate sweep (about 7 minutes)")
+		t.Skip("set SOVVIZ_PLATE_SWEEP=1 to run the 500-plate sweep (about 6 minutes)")
 	}
 	bad := 0
 	for _, s := range []struct {
