@@ -273,15 +273,16 @@ func promising(c, best *candidate, L float64) bool {
 	return est > best.sd+1e-6*L
 }
 
-// maxStarts bounds the starts of a multi-start, the cold guess's included.
+// maxStarts bounds the ranked starts of a multi-start, the cold guess's
+// included; an overlapping box-like pair may take one edge start more.
 const maxStarts = 4
 
 // multiStart searches the common-normal pairs from support seeds: the
 // centres' direction, the current best normal and the six principal
 // directions of each body are ranked by their estimated gap, and Newton
 // solves from the support pairs of the best few distinct ones (math.md §3:
-// the answer is the stationary point with the largest gap). Box-like pairs
-// then get one more start from an edge-against-edge direction.
+// the answer is the stationary point with the largest gap). Overlapping
+// box-like pairs then get one more start from an edge-against-edge direction.
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [14]vec
 	nd := 0
@@ -338,10 +339,11 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		found[0], foundSD[0] = best.nP, best.sd
 		nf = 1
 	}
-	// Without taper seSupport is the exact support function, so a ranking
-	// gap is a proven lower bound of the answer (math.md §3); with taper it
-	// is only an estimate, and the exact support (a root search, ~10 µs)
-	// costs more than the start it would decide.
+	// Without taper seSupport is the support function (to rankPow's
+	// rounding, below 1e-8 of the bodies' size), so a ranking gap is a lower
+	// bound of the answer (math.md §3); with taper it is only an estimate,
+	// and the exact support (a root search, ~10 µs) costs more than the
+	// start it would decide.
 	exactRank := pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid()
 	L := charLength(pr)
 	ma := math.Max(minAxis(pr.a), minAxis(pr.b))
@@ -352,12 +354,13 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			}
 		}
 		// Within 25° of a pair found: the same basin, most likely, unless
-		// the exact support gap along n already beats that pair's, which
+		// the (untapered: exact) support gap along n already beats that
+		// pair's by more than rankPow's rounding, which
 		// proves n is not in its basin below its top (on thin plates a
 		// narrow, better basin lies within 25° of a worse pair: the plate's
 		// own normal next to a corner's).
 		for j := 0; j < nf; j++ {
-			if found[j].Dot(n) > 0.9 && !(exactRank && g > foundSD[j]+1e-9*L) {
+			if found[j].Dot(n) > 0.9 && !(exactRank && g > foundSD[j]+1e-7*L) {
 				return true
 			}
 		}
@@ -368,13 +371,13 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	try := func(n vec) bool {
 		started[ns] = n
 		ns++
-		c := sv.startAt(m, pr, best, res, n, maxIter)
-		if c.valid && c.converged && nf < len(found) {
-			found[nf], foundSD[nf] = c.nP, c.sd
+		cand := sv.startAt(m, pr, best, res, n, maxIter)
+		if cand.valid && cand.converged && nf < len(found) {
+			found[nf], foundSD[nf] = cand.nP, cand.sd
 			nf++
 		}
-		if better(&c, best) {
-			*best = c
+		if better(&cand, best) {
+			*best = cand
 		}
 		return best.valid && best.converged && best.separated && pr.convex
 	}
@@ -463,18 +466,20 @@ func ellipsoidH(s *geom.Superovoid, n vec) float64 {
 func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n vec, maxIter int) candidate {
 	lp, lq, _, _, _ := supportPair(pr, n)
 	sv.explore, sv.exploring = *best, true
-	it0 := res.Iterations
+	it0, limit := res.Iterations, maxIter
 	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, maxIter)
 	if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
 		// Still crawling (linearly, between nearly flat faces) towards a
 		// clearly better pair when its iterations ran out: finish it.
 		res.Starts-- // the same start, continued
+		it0, limit = res.Iterations, sv.opt.MaxIter
 		c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
 	}
-	if !c.converged && res.Iterations-it0 >= maxIter && best.valid && !best.separated {
-		// Ran out of iterations, not abandoned as losing: Newton crawls
-		// over a nearly flat face whose basin top lies across it (a
-		// plate's face, 4° from its normal: TestMTDThinPlates). The
+	if !c.converged && res.Iterations-it0 >= limit && best.valid && !best.separated {
+		// The last run used all its iterations (it was not abandoned as
+		// losing earlier; one abandoned on its last iteration counts too):
+		// Newton crawls over a nearly flat face whose basin top lies across
+		// it (a plate's face, 4° from its normal: TestMTDTurnedPlates). The
 		// closed-form supports jump to the face's rim as the direction
 		// tilts, so a short climb of the gap with them re-seeds it.
 		// (Only against an overlapping answer: elsewhere the fallback

@@ -69,8 +69,8 @@ func (c *shapeCache) info(s *geom.Superovoid) *shapeInfo {
 	return in
 }
 
-// shapeKey mixes the bits of a shape's seven numbers into 64 bits
-// (splitmix64's finaliser after each). −0 and +0 hash differently, which
+// shapeKey mixes the bits of a shape's seven numbers into 64 bits (a
+// splitmix64-style multiply-xorshift after each). −0 and +0 hash differently, which
 // costs at most one more analysis.
 func shapeKey(s *geom.Superovoid) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)

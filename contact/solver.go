@@ -106,9 +106,10 @@ type candidate struct {
 	// slack > 0 marks an unconverged pair whose scaled residual is below
 	// nearStationary; its distance is trusted to within slack.
 	slack float64
-	// certified: classify already proved this separated pair of non-convex
-	// bodies the global minimum (hullCertified).
-	certified bool
+	// certChecked: classify already ran hullCertified on this candidate,
+	// and certified holds its verdict (a candidate is never changed after
+	// classify but in finish, which comes after the verdict is used).
+	certChecked, certified bool
 }
 
 // nearStationary is the scaled residual below which an unconverged
@@ -278,8 +279,8 @@ func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
 	if !c.valid || !c.separated {
 		return false
 	}
-	if c.certified {
-		return true
+	if c.certChecked {
+		return c.certified
 	}
 	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
 	// about bodies a nanometre across.
@@ -426,11 +427,12 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// plane. (Not for the multi-start's exploratory starts: most of
 		// their pairs are discarded, and the residuals cost less.)
 		c.valid, c.separated, c.sd = true, true, dist
-		if c.converged && !sv.exploring && pr.ia != nil && pr.ib != nil &&
-			dist > 4*certTol*math.Max(maxAxis(pr.a), maxAxis(pr.b)) &&
-			hullCertified(pr, &c, pr.ia, pr.ib) {
-			c.certified = true
-			return c
+		if c.converged && !sv.exploring && pr.ia != nil && pr.ib != nil {
+			c.certified = hullCertified(pr, &c, pr.ia, pr.ib)
+			c.certChecked = true
+			if c.certified && dist > 4*certTol*math.Max(maxAxis(pr.a), maxAxis(pr.b)) {
+				return c
+			}
 		}
 		c.valid, c.separated, c.sd = false, false, 0
 		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
@@ -469,7 +471,9 @@ func snapTiny(v vec, tiny float64) vec {
 	return v
 }
 
-// finish writes a chosen candidate into the result.
+// finish writes a chosen candidate into the result. It changes the
+// candidate's points and normals (snapping), so its certificate verdict must
+// be decided before (certChecked is not cleared).
 func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	lp, lq := c.lp, c.lq
 	c.lp = snapTiny(c.lp, 1e-30*maxAxis(pr.a))
