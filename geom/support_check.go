@@ -134,7 +134,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	if !(tx > -bound && tx < bound) {
 		return false
 	}
-	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em}
+	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, chord: FastExp(math.Ln2/p.k) - 1}
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {
 		var tau, psi float64
@@ -171,6 +171,7 @@ type checkDir struct {
 	em       float64 // the larger of a1·|mx|, a2·|my|
 	al, be   float64 // a1·|mx|, a2·|my| over em
 	ak0, bk0 float64 // al^k, be^k
+	chord    float64 // 2^(1/k) − 1: (1 + q)^(1/k) ≥ 1 + chord·q on [0, 1]
 }
 
 // node returns ψ at scan height i, or just its sign (±1) when bounds on
@@ -193,9 +194,26 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	} else {
 		big, q = d.be*t.cy[i], ak/bk
 	}
+	cw := p.c * t.w[i]
+	// First the free bounds of the concave (1 + q)^(1/k): its chord below,
+	// its tangent at 0 above (with room for rounding and FastExp's error in
+	// the chord). Far from the support point they settle most heights.
+	{
+		base := d.em * big
+		nlo, nhi := base*(1+d.chord*q)*(1-powErr), base*(1+q/p.k)*(1+powErr)
+		if t.r[i]*nhi+cw <= d.limit {
+			cs := p.c * sum
+			e1, e2 := bs*nhi-cs, bs*nlo-cs
+			if e1 > 0 && e2 > 0 {
+				return 1, false
+			}
+			if e1 < 0 && e2 < 0 {
+				return -1, false
+			}
+		}
+	}
 	n0 := d.em * big * onePlusPow(q, 1/p.k)
 	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
-	cw := p.c * t.w[i]
 	if !(t.r[i]*nlo+cw <= d.limit) {
 		return 0, true // a point at this height lies beyond x (or NaN: refuse)
 	}
