@@ -134,7 +134,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	if !(tx > -bound && tx < bound) {
 		return false
 	}
-	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, chord: FastExp(math.Ln2/p.k) - 1}
+	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {
 		var tau, psi float64
@@ -171,6 +171,7 @@ type checkDir struct {
 	em       float64 // the larger of a1·|mx|, a2·|my|
 	al, be   float64 // a1·|mx|, a2·|my| over em
 	ak0, bk0 float64 // al^k, be^k
+	invk     float64 // 1/k: a division saved at every height
 	chord    float64 // 2^(1/k) − 1: (1 + q)^(1/k) ≥ 1 + chord·q on [0, 1]
 }
 
@@ -200,7 +201,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	// the chord). Far from the support point they settle most heights.
 	{
 		base := d.em * big
-		nlo, nhi := base*(1+d.chord*q)*(1-powErr), base*(1+q/p.k)*(1+powErr)
+		nlo, nhi := base*(1+d.chord*q)*(1-powErr), base*(1+q*d.invk)*(1+powErr)
 		if t.r[i]*nhi+cw <= d.limit {
 			cs := p.c * sum
 			e1, e2 := bs*nhi-cs, bs*nlo-cs
@@ -212,7 +213,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 			}
 		}
 	}
-	n0 := d.em * big * onePlusPow(q, 1/p.k)
+	n0 := d.em * big * onePlusPow(q, d.invk)
 	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
 	if !(t.r[i]*nlo+cw <= d.limit) {
 		return 0, true // a point at this height lies beyond x (or NaN: refuse)
@@ -229,7 +230,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 			return -1, false
 		}
 	}
-	nn := d.em * FastExp(FastLog(sum)/p.k)
+	nn := d.em * FastExp(FastLog(sum)*d.invk)
 	if !(t.r[i]*nn+cw <= d.limit) {
 		return 0, true
 	}
