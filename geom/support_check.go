@@ -201,7 +201,8 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	// the chord). Far from the support point they settle most heights.
 	{
 		base := d.em * big
-		nlo, nhi := base*(1+d.chord*q)*(1-powErr), base*(1+q*d.invk)*(1+powErr)
+		lo, hi := freeBounds(q, d.chord, d.invk)
+		nlo, nhi := base*lo, base*hi
 		if t.r[i]*nhi+cw <= d.limit {
 			cs := p.c * sum
 			e1, e2 := bs*nhi-cs, bs*nlo-cs
@@ -235,6 +236,14 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		return 0, true
 	}
 	return (bs - p.c*sum/nn) / sum, false
+}
+
+// freeBounds bounds (1 + q)^(1/k) for q in [0, 1], k ≥ 1, without a power:
+// the concave function lies above its chord 1 + chord·q (chord = 2^(1/k) − 1)
+// and below its tangent at 0, 1 + q/k (invk = 1/k); powErr's margin covers
+// the rounding of both and of chord.
+func freeBounds(q, chord, invk float64) (lo, hi float64) {
+	return (1 + chord*q) * (1 - powErr), (1 + q*invk) * (1 + powErr)
 }
 
 // powErr bounds the relative error of onePlusPow.

@@ -179,18 +179,18 @@ func TestOnePlusPowBound(t *testing.T) {
 	t.Logf("worst relative error %.3g (bound %g)", worst, powErr)
 }
 
-// The support check's free bounds of (1 + q)^(1/k), chord below and tangent
-// above, with their margins, hold over the exponents a shape can have
+// The support check's free bounds of (1 + q)^(1/k) (freeBounds: chord below,
+// tangent above, with their margins) hold over the exponents a shape can have
 // (k = 2/(2 − e1), e1 in [0.05, 1.95]) and q in [0, 1].
 func TestChordTangentBounds(t *testing.T) {
 	for j := 0; j <= 400; j++ {
 		e1 := 0.05 + 1.9*float64(j)/400
 		k := 2 / (2 - e1)
-		chord := FastExp(math.Ln2/k) - 1
+		chord, invk := FastExp(math.Ln2/k)-1, 1/k // as IsSupportPointHess computes them
 		for i := 0; i <= 2000; i++ {
 			q := float64(i) / 2000
 			want := math.Pow(1+q, 1/k)
-			lo, hi := (1+chord*q)*(1-powErr), (1+q/k)*(1+powErr)
+			lo, hi := freeBounds(q, chord, invk)
 			if !(lo <= want && want <= hi) {
 				t.Fatalf("e1 %g, q %g: (1+q)^(1/k) = %.17g outside [%.17g, %.17g]", e1, q, want, lo, hi)
 			}
