@@ -92,6 +92,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	w[2], w[3] = invL, invL
 	mu := 0.0
 	lastStep := math.Inf(1)
+	stallRef := cur
 	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
@@ -201,6 +202,15 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			break // an exploratory start heading for a worse pair
 		}
 		lastStep = step
+		if it%stallWindow == 0 {
+			if cur > stallRatio*stallRef && cur > stallMerit {
+				// Stalled at a minimum of the merit that is no root (box-like
+				// faces: damped steps wander without reducing it). More
+				// iterations there only cost time; the caller moves on.
+				break
+			}
+			stallRef = cur
+		}
 		// Converged when the step is below tolerance, or when the residual
 		// is so small (|Φ| < 1e-12) that the quadratic next step would be
 		// below rounding anyway.
@@ -251,6 +261,15 @@ func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
 	}
 	return est+slack < b.sd // a deeper overlap is worse
 }
+
+// A run stalls when over stallWindow iterations its merit (the squared,
+// scaled residual) falls by less than 1 − stallRatio while still above
+// stallMerit (a residual of 1e-4): crawling to a root reduces it faster.
+const (
+	stallWindow = 8
+	stallRatio  = 0.9
+	stallMerit  = 1e-8
+)
 
 // finalStep is the Newton step, relative to the step cap, below which the
 // step is taken as the last one.
