@@ -210,7 +210,7 @@ func fastGap(pr *pair, n vec) (float64, vec) {
 func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 	g, d := fastGap(pr, n)
 	// Step scale: the gap's curvature on the sphere is about the bodies' size.
-	alpha := 1 / (pr.a.BoundingRadiusFast() + pr.b.BoundingRadiusFast())
+	alpha := ascentStep(pr)
 	for i := 0; i < steps; i++ {
 		t := d.Sub(n.Mul(n.Dot(d)))
 		if t.Len() < 1e-9 {
@@ -228,6 +228,12 @@ func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 	// A few steps with the closed-form supports refine the direction where
 	// the ellipsoid proxy is poor (box-like and pointy shapes).
 	return supportAscend(pr, n, alpha, refineSteps)
+}
+
+// ascentStep is the initial step of a climb of the gap on the sphere: its
+// curvature there is about the bodies' size.
+func ascentStep(pr *pair) float64 {
+	return 1 / (pr.a.BoundingRadiusFast() + pr.b.BoundingRadiusFast())
 }
 
 // supportAscend climbs the gap from n with the closed-form supports
@@ -484,7 +490,7 @@ func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n ve
 		// tilts, so a short climb of the gap with them re-seeds it.
 		// (Only against an overlapping answer: elsewhere the fallback
 		// schemes recover a failed start.)
-		_, lp2, lq2, g2 := supportAscend(pr, n, 1/(pr.a.BoundingRadiusFast()+pr.b.BoundingRadiusFast()), crawlSteps)
+		_, lp2, lq2, g2 := supportAscend(pr, n, ascentStep(pr), crawlSteps)
 		if g2 > best.sd {
 			res.Starts-- // the same start, re-seeded
 			c = sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp2, lq2), res, sv.opt.MaxIter)

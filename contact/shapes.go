@@ -70,8 +70,8 @@ func (c *shapeCache) info(s *geom.Superovoid) *shapeInfo {
 }
 
 // shapeKey mixes the bits of a shape's seven numbers into 64 bits (a
-// splitmix64-style multiply-xorshift after each). −0 and +0 hash differently, which
-// costs at most one more analysis.
+// splitmix64-style multiply-xorshift after each). −0 and +0 hash
+// differently, which costs at most one more analysis.
 func shapeKey(s *geom.Superovoid) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for _, v := range [7]float64{s.A[0], s.A[1], s.A[2], s.Eps[0], s.Eps[1], s.Taper[0], s.Taper[1]} {

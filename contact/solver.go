@@ -154,7 +154,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
-		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c, ia, ib)) {
+		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c)) {
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
@@ -174,7 +174,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
 	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
-	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c, ia, ib)) {
+	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c)) {
 		sv.finish(&pr, &c, true, &res)
 		return res
 	}
@@ -183,7 +183,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
-	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best, ia, ib) {
+	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
 		// is found from the closest boundary cells of the octrees instead.
@@ -254,7 +254,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best, ia, ib)), &res)
+	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best)), &res)
 	return res
 }
 
@@ -273,9 +273,11 @@ const certTol = 1e-9
 // the support points along the pair's own normal (to certTol in all), the
 // gap equals the distance and the pair is the global minimum. It fails,
 // honestly, when a closest point lies in a dent that the hull bridges over.
-// ia and ib are the shapes' cached analyses; on a convex shape the witness
-// point, whose normal is ±n, is already its support point.
-func hullCertified(pr *pair, c *candidate, ia, ib *shapeInfo) bool {
+// It reads the shapes' cached analyses from the pair (pr.ia, pr.ib); on a
+// convex shape the witness point, whose normal is ±n, is already its
+// support point.
+func hullCertified(pr *pair, c *candidate) bool {
+	ia, ib := pr.ia, pr.ib
 	if !c.valid || !c.separated {
 		return false
 	}
@@ -426,15 +428,14 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// its tolerance: each body then lies on its own side of a's tangent
 		// plane. (Not for the multi-start's exploratory starts: most of
 		// their pairs are discarded, and the residuals cost less.)
-		c.valid, c.separated, c.sd = true, true, dist
-		if c.converged && !sv.exploring && pr.ia != nil && pr.ib != nil {
-			c.certified = hullCertified(pr, &c, pr.ia, pr.ib)
-			c.certChecked = true
+		if c.converged && !sv.exploring && pr.ia != nil { // (pairs outside a query carry no analyses)
+			c.valid, c.separated, c.sd = true, true, dist // as the certificate takes it
+			c.certified, c.certChecked = hullCertified(pr, &c), true
 			if c.certified && dist > 4*certTol*math.Max(maxAxis(pr.a), maxAxis(pr.b)) {
 				return c
 			}
+			c.valid, c.separated, c.sd = false, false, 0
 		}
-		c.valid, c.separated, c.sd = false, false, 0
 		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
 		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
 		if (ok1 && fa < -1e-9) || (ok2 && fb < -1e-9) {

@@ -204,13 +204,8 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		lo, hi := freeBounds(q, d.chord, d.invk)
 		nlo, nhi := base*lo, base*hi
 		if t.r[i]*nhi+cw <= d.limit {
-			cs := p.c * sum
-			e1, e2 := bs*nhi-cs, bs*nlo-cs
-			if e1 > 0 && e2 > 0 {
-				return 1, false
-			}
-			if e1 < 0 && e2 < 0 {
-				return -1, false
+			if sg := signBetween(bs, p.c*sum, nlo, nhi); sg != 0 {
+				return sg, false
 			}
 		}
 	}
@@ -220,15 +215,8 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		return 0, true // a point at this height lies beyond x (or NaN: refuse)
 	}
 	if t.r[i]*nhi+cw <= d.limit {
-		// c/N lies between c/nhi and c/nlo: the sign of ψ is decided when
-		// bs − c·sum/N has one sign at both ends.
-		cs := p.c * sum
-		e1, e2 := bs*nhi-cs, bs*nlo-cs // (ψ·sum)·N at N = nhi and N = nlo
-		if e1 > 0 && e2 > 0 {
-			return 1, false
-		}
-		if e1 < 0 && e2 < 0 {
-			return -1, false
+		if sg := signBetween(bs, p.c*sum, nlo, nhi); sg != 0 {
+			return sg, false
 		}
 	}
 	nn := d.em * FastExp(FastLog(sum)*d.invk)
@@ -236,6 +224,20 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		return 0, true
 	}
 	return (bs - p.c*sum/nn) / sum, false
+}
+
+// signBetween returns the sign (±1) of ψ when N lies in [nlo, nhi] and
+// that decides it, else 0: c/N lies between c/nhi and c/nlo, and ψ·sum·N =
+// bs·N − cs (cs = c·sum) is linear in N, so one sign at both ends decides.
+func signBetween(bs, cs, nlo, nhi float64) float64 {
+	e1, e2 := bs*nhi-cs, bs*nlo-cs
+	if e1 > 0 && e2 > 0 {
+		return 1
+	}
+	if e1 < 0 && e2 < 0 {
+		return -1
+	}
+	return 0
 }
 
 // freeBounds bounds (1 + q)^(1/k) for q in [0, 1], k ≥ 1, without a power:
