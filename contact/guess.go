@@ -123,13 +123,31 @@ func seSupport(s *geom.Superovoid, n vec) float64 {
 	k1, k2 := 2/(2-s.Eps[0]), 2/(2-s.Eps[1])
 	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
 	// Scaled by the largest term, so that large exponents cannot overflow.
-	m := math.Max(x, math.Max(y, z))
+	m := max(x, y, z)
 	if m == 0 {
 		return 0
 	}
 	x, y, z = x/m, y/m, z/m
 	xy := rankPow(x, k1) + rankPow(y, k1)
 	return m * rankPow(rankPow(xy, k2/k1)+rankPow(z, k2), 1/k2)
+}
+
+// seSupportLow is a lower bound of seSupport(s, n) for free: each k-norm
+// of seSupport (k = 2/(2 − e) ≥ 1) is at least the Euclidean norm where
+// k ≤ 2 (e ≤ 1) and at least its largest term always. The factor leaves
+// room for rankPow's rounding; an overflowing square falls back to the
+// largest term.
+func seSupportLow(s *geom.Superovoid, n vec) float64 {
+	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+	xy := max(x, y)
+	if s.Eps[0] <= 1 {
+		xy = max(xy, math.Sqrt(x*x+y*y))
+	}
+	h := max(xy, z)
+	if s.Eps[1] <= 1 {
+		h = max(h, math.Sqrt(xy*xy+z*z))
+	}
+	return h * (1 - 1e-6)
 }
 
 // rankPow returns x^e for x >= 0 to a relative error of about
@@ -168,7 +186,9 @@ func rankPow(x, e float64) float64 {
 	j := math.Floor(y/math.Ln2 + 0.5)
 	r := y - j*math.Ln2
 	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040+r*(1.0/40320))))))))
-	return math.Ldexp(p, int(j))
+	// |j| ≤ 1010: 2^j is a normal number, built from its exponent bits
+	// (the same product as math.Ldexp, without its call and range checks).
+	return p * math.Float64frombits(uint64(int64(j)+1023)<<52)
 }
 
 // supportPair returns approximate support points of a in direction n and of
@@ -291,41 +311,70 @@ const maxStarts = 4
 // box-like pairs then get one more start from an edge-against-edge direction.
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
 	var dirs [14]vec
+	// axis[i] is 1+k when dirs[i] is ±(a's axis k), 4+k for b's, else 0:
+	// along its own axis a body's support is its semi-axis, exactly.
+	var axis [14]int
 	nd := 0
-	add := func(n vec) {
+	add := func(n vec, ax int) {
 		l := n.Len()
 		if !(l > 0) {
 			return
 		}
-		dirs[nd] = n.Mul(1 / l)
+		dirs[nd], axis[nd] = n.Mul(1/l), ax
 		nd++
 	}
 	c := pr.tb.T.Sub(pr.ta.T)
-	add(c)
+	add(c, 0)
 	if best.valid {
-		add(best.nP)
+		add(best.nP, 0)
 	}
 	for k := 0; k < 3; k++ {
 		ca := col(&pr.ta.R, k)
 		cb := col(&pr.tb.R, k)
-		add(ca)
-		add(ca.Mul(-1))
-		add(cb)
-		add(cb.Mul(-1))
+		add(ca, 1+k)
+		add(ca.Mul(-1), 1+k)
+		add(cb, 4+k)
+		add(cb.Mul(-1), 4+k)
 	}
 	// Rank by the gap of the untapered superellipsoids' support functions:
 	// the ellipsoid proxy is blind to squareness, which is what makes
 	// several basins, and the support points are only needed for the
 	// directions actually started.
+	//
+	// The gaps are computed lazily: gap[i] starts as a free upper bound
+	// (lower bounds of the supports, seSupportLow) and is replaced by the
+	// ranking gap only when it is the largest key. Every direction that
+	// could rank above the one taken is then exact, so the starts are the
+	// same as with every gap computed; most low-ranked directions never are.
 	var gap [14]float64
+	var exact [14]bool
 	for i := 0; i < nd; i++ {
 		// Directions pointing away from b push b through a: their gap is
 		// far below the answer; skip the support evaluations.
 		if i > 1 && dirs[i].Dot(c) < 0 {
-			gap[i] = math.Inf(-1)
+			gap[i], exact[i] = math.Inf(-1), true
 			continue
 		}
-		gap[i] = seGap(pr, dirs[i], c)
+		n := dirs[i]
+		ha, hb := pr.a.A[0], pr.b.A[0] // (an axis's own side, set below)
+		if k := axis[i]; k >= 4 {
+			ha, hb = seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)), pr.b.A[k-4]
+		} else if k >= 1 {
+			ha, hb = pr.a.A[k-1], seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+		} else {
+			ha, hb = seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)), seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+		}
+		gap[i] = n.Dot(c) - ha - hb
+	}
+	rankGap := func(i int) float64 {
+		n := dirs[i]
+		switch k := axis[i]; {
+		case k >= 4:
+			return n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
+		case k >= 1:
+			return n.Dot(c) - pr.a.A[k-1] - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
+		}
+		return seGap(pr, n, c)
 	}
 	// started holds the seed directions already solved from (the same seed
 	// again gives the same answer), found the normals of the pairs they
@@ -387,7 +436,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		}
 		return best.valid && best.converged && best.separated && pr.convex
 	}
-	for s := 0; s < nd && ns < maxStarts; s++ {
+	for ns < maxStarts {
 		bi := -1
 		for i := 0; i < nd; i++ {
 			if !math.IsInf(gap[i], -1) && (bi < 0 || gap[i] > gap[bi]) {
@@ -398,12 +447,17 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			break
 		}
 		g := gap[bi]
-		gap[bi] = math.Inf(-1)
 		// A start whose support gap is well below the best answer so far
-		// would have to climb a long way to beat it: not worth a Newton run.
+		// would have to climb a long way to beat it: not worth a Newton
+		// run. (An upper bound below that mark rules out every direction.)
 		if best.valid && best.converged && g < best.sd-0.25*ma {
 			break
 		}
+		if !exact[bi] {
+			gap[bi], exact[bi] = rankGap(bi), true
+			continue
+		}
+		gap[bi] = math.Inf(-1)
 		if skip(dirs[bi], g) {
 			continue
 		}
