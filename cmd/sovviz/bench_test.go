@@ -130,7 +130,8 @@ func TestBenchAllSchemes(t *testing.T) {
 			t.Errorf("%s: warm answers failed (%s) or differ from cold ones (%s pairs)", r[0], r[7], r[9])
 		}
 	}
-	for _, want := range []string{"Intel i7-4700MQ", "Reproduce: sovviz bench -n 240 -seed 3 -method all -guess quadtree -levels 6 -warm-steps 4"} {
+	for _, want := range []string{"Intel i7-4700MQ", "Reproduce: sovviz bench -n 240 -seed 3 -method all -guess quadtree -levels 6 -warm-steps 4 -tol 1e-10 -repeat 3",
+		"median of 3 timed passes", "quadImplicit, first pass alone: total ", "ntbParametric, first pass alone: total "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -152,7 +153,10 @@ func TestBenchSeedAndMethod(t *testing.T) {
 		}
 		return tableRows(t, out, "Table 1")[0][1], out
 	}
-	a, out := split("-seed", "9", "-method", "implicit")
+	a, out := split("-seed", "9", "-method", "implicit", "-repeat", "1")
+	if strings.Contains(out, "first pass alone") || strings.Contains(out, "timed passes") {
+		t.Errorf("-repeat 1 still reports passes")
+	}
 	b, _ := split("-seed", "9", "-method", "ntb", "-guess", "support")
 	if a != b {
 		t.Errorf("seed 9: %s overlapping pairs with one scheme, %s with another", a, b)
@@ -182,6 +186,8 @@ func TestBenchFlags(t *testing.T) {
 		{[]string{"-levels", "13"}, 2, "-levels 13: want 1..12"},
 		{[]string{"-warm-steps", "-1"}, 2, "-warm-steps -1"},
 		{[]string{"-tol", "-1"}, 2, "-tol -1"},
+		{[]string{"-repeat", "0"}, 2, "-repeat 0: want 1..15"},
+		{[]string{"-repeat", "16"}, 2, "-repeat 16: want 1..15"},
 		{[]string{"-seed", "x"}, 2, "invalid value"},
 		{[]string{"more"}, 2, `unexpected argument "more"`},
 		{[]string{"-h"}, 0, "usage: sovviz bench"},
