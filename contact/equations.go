@@ -232,7 +232,7 @@ func (s *system) fdJacobian(m Method, pr *pair, x *[6]float64) bool {
 	var tmp system
 	n := s.n
 	for j := 0; j < n; j++ {
-		h := 1e-7 * math.Max(1, math.Abs(x[j]))
+		h := 1e-7 * max(1, math.Abs(x[j]))
 		xp, xm := *x, *x
 		xp[j] += h
 		xm[j] -= h

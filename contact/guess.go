@@ -401,7 +401,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	// start it would decide.
 	exactRank := pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid()
 	L := charLength(pr)
-	ma := math.Max(minAxis(pr.a), minAxis(pr.b))
+	ma := max(minAxis(pr.a), minAxis(pr.b))
 	skip := func(n vec, g float64) bool {
 		for j := 0; j < ns; j++ {
 			if started[j].Dot(n) > 0.999 { // within 2.5°: the same seed

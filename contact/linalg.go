@@ -43,7 +43,7 @@ func solveInPlace(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond fl
 		if piv <= 1e-14*scale {
 			return x, math.Inf(1), false
 		}
-		pmax, pmin = math.Max(pmax, piv), math.Min(pmin, piv)
+		pmax, pmin = max(pmax, piv), min(pmin, piv)
 		if p != k {
 			a[p], a[k] = a[k], a[p]
 			b[p], b[k] = b[k], b[p]

@@ -136,3 +136,79 @@ func TestSolveImplicitAgainstGonum(t *testing.T) {
 		t.Fatal("a system with a zero gradient row was solved")
 	}
 }
+
+// The Levenberg–Marquardt step (normalEquations, then lmSolve's Cholesky)
+// agrees with gonum's solve of (JᵀW²J + μI)·dx = −JᵀW²Φ, for 4 and 6
+// unknowns, Jacobians up to rank-deficient and damping from 1e-10 to 1e2
+// of JᵀW²J's scale.
+func TestLMStepAgainstGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	worst := 0.0
+	for i := 0; i < 5000; i++ {
+		n := 4 + 2*(i%2)
+		var J [6][6]float64
+		var phi, w [6]float64
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				J[a][b] = r.NormFloat64()
+			}
+			phi[a] = r.NormFloat64()
+			w[a] = 1
+		}
+		w[2], w[3] = 1/(0.1+r.Float64()), 1/(0.1+r.Float64())
+		if i%5 == 0 {
+			J[n-1] = J[0] // a repeated row: JᵀJ singular, only μ makes it definite
+		}
+		mu := math.Pow(10, -10+12*r.Float64())
+		var A [6][6]float64
+		var g [6]float64
+		normalEquations(&J, &phi, &w, n, &A, &g)
+		dx, ok := lmSolve(&A, &g, n, mu)
+		if !ok {
+			t.Fatalf("case %d: lmSolve refused μ=%g", i, mu)
+		}
+		M := mat.NewDense(n, n, nil)
+		B := mat.NewVecDense(n, nil)
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				s := 0.0
+				for k := 0; k < n; k++ {
+					s += w[k] * w[k] * J[k][a] * J[k][b]
+				}
+				if a == b {
+					s += mu
+				}
+				M.Set(a, b, s)
+			}
+			s := 0.0
+			for k := 0; k < n; k++ {
+				s -= w[k] * w[k] * J[k][a] * phi[k]
+			}
+			B.SetVec(a, s)
+		}
+		var X mat.VecDense
+		if err := X.SolveVec(M, B); err != nil {
+			t.Fatalf("case %d: gonum: %v", i, err)
+		}
+		cond := mat.Cond(M, 2)
+		xn := mat.Norm(&X, 2)
+		for a := 0; a < n; a++ {
+			e := math.Abs(dx[a]-X.AtVec(a)) / (xn * cond * 1e-15)
+			worst = math.Max(worst, e)
+			if e > 100 {
+				t.Fatalf("case %d (n=%d, μ=%g, cond %.2g): dx[%d] = %v, gonum %v", i, n, mu, cond, a, dx[a], X.AtVec(a))
+			}
+		}
+	}
+	t.Logf("worst error %.3g × cond·1e-15·|dx|", worst)
+	// A NaN or a non-positive damping is refused, not returned.
+	var A [6][6]float64
+	var g [6]float64
+	if _, ok := lmSolve(&A, &g, 6, 0); ok {
+		t.Errorf("lmSolve accepted a zero matrix without damping")
+	}
+	A[0][0] = math.NaN()
+	if _, ok := lmSolve(&A, &g, 6, 1); ok {
+		t.Errorf("lmSolve accepted NaN")
+	}
+}

@@ -9,12 +9,12 @@ import (
 // charLength is the length scale of a pair: it makes the residual rows in
 // length units comparable with the dimensionless ones and bounds steps.
 func charLength(pr *pair) float64 {
-	return math.Min(minAxis(pr.a), minAxis(pr.b))
+	return min(minAxis(pr.a), minAxis(pr.b))
 }
 
-func minAxis(s *geom.Superovoid) float64 { return math.Min(s.A[0], math.Min(s.A[1], s.A[2])) }
+func minAxis(s *geom.Superovoid) float64 { return min(s.A[0], min(s.A[1], s.A[2])) }
 
-func maxAxis(s *geom.Superovoid) float64 { return math.Max(s.A[0], math.Max(s.A[1], s.A[2])) }
+func maxAxis(s *geom.Superovoid) float64 { return max(s.A[0], max(s.A[1], s.A[2])) }
 
 func merit(phi *[6]float64, n int, invL float64) float64 {
 	m := phi[0]*phi[0] + phi[1]*phi[1] + (phi[2]*phi[2]+phi[3]*phi[3])*invL*invL
@@ -106,6 +106,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		accepted := false
 		var step, cond float64
 		pure := false // the accepted step is a full, undamped Newton step
+		// The LM tries of one iteration share JᵀWJ and JᵀWΦ; only μ changes.
+		var jtj [6][6]float64
+		var jtr [6]float64
+		haveNormal := false
 		for try := 0; try < 10; try++ {
 			var dx [6]float64
 			var ok bool
@@ -119,7 +123,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 					dx, cond, ok = solveInPlace(&jc, &rhs, n)
 				}
 			} else {
-				dx, ok = lmStep(&sys.jac, &sys.phi, &w, n, mu)
+				if !haveNormal {
+					normalEquations(&sys.jac, &sys.phi, &w, n, &jtj, &jtr)
+					haveNormal = true
+				}
+				dx, ok = lmSolve(&jtj, &jtr, n, mu)
 			}
 			if !ok {
 				mu = nextMu(mu, &sys.jac, &w, n)
@@ -127,7 +135,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			}
 			norm := 0.0
 			for i := 0; i < n; i++ {
-				norm = math.Max(norm, math.Abs(dx[i]))
+				norm = max(norm, math.Abs(dx[i]))
 			}
 			if mu == 0 && norm <= finalStep*maxStep && cur < 1e-12 {
 				// Quadratic convergence: after this Newton step the error is
@@ -288,7 +296,7 @@ func nextMu(mu float64, J *[6][6]float64, w *[6]float64, n int) float64 {
 			v := w[i] * J[i][j]
 			s += v * v
 		}
-		d = math.Max(d, s)
+		d = max(d, s)
 	}
 	if !(d > 0) {
 		d = 1
@@ -296,25 +304,79 @@ func nextMu(mu float64, J *[6][6]float64, w *[6]float64, n int) float64 {
 	return 1e-4 * d
 }
 
-// lmStep solves (JᵀWJ + μ·I)·dx = −JᵀW·Φ with row weights w.
-func lmStep(J *[6][6]float64, phi *[6]float64, w *[6]float64, n int, mu float64) ([6]float64, bool) {
-	var A [6][6]float64
-	var g [6]float64
+// normalEquations forms the Levenberg–Marquardt normal equations of row
+// weights w: A = JᵀW²J (its lower triangle is all lmSolve reads) and
+// g = −JᵀW²Φ.
+func normalEquations(J *[6][6]float64, phi *[6]float64, w *[6]float64, n int, A *[6][6]float64, g *[6]float64) {
+	var wj [6][6]float64 // rows of W·J, and W²·Φ
+	var wp [6]float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			wj[i][j] = w[i] * J[i][j]
+		}
+		wp[i] = w[i] * w[i] * phi[i]
+	}
 	for j := 0; j < n; j++ {
-		for k := 0; k < n; k++ {
+		for k := 0; k <= j; k++ {
 			s := 0.0
 			for i := 0; i < n; i++ {
-				s += w[i] * w[i] * J[i][j] * J[i][k]
+				s += wj[i][j] * wj[i][k]
 			}
 			A[j][k] = s
 		}
-		A[j][j] += mu
 		s := 0.0
 		for i := 0; i < n; i++ {
-			s += w[i] * w[i] * J[i][j] * phi[i]
+			s += J[i][j] * wp[i]
 		}
 		g[j] = -s
 	}
-	dx, _, ok := solve(&A, &g, n)
-	return dx, ok
+}
+
+// lmSolve solves (A + μ·I)·dx = g for the symmetric positive semidefinite A
+// of normalEquations (lower triangle) and μ > 0 by Cholesky: the damped
+// matrix is positive definite, so no pivoting is needed, and it is half the
+// work of an LU solve. ok is false when a pivot is not positive and finite
+// (μ far below the rounding of A, or NaN).
+func lmSolve(A *[6][6]float64, g *[6]float64, n int, mu float64) (dx [6]float64, ok bool) {
+	var L [6][6]float64
+	var inv [6]float64 // 1/L[j][j]
+	for j := 0; j < n; j++ {
+		d := A[j][j] + mu
+		for k := 0; k < j; k++ {
+			d -= L[j][k] * L[j][k]
+		}
+		if !(d > 0) || math.IsInf(d, 0) {
+			return dx, false
+		}
+		l := math.Sqrt(d)
+		L[j][j], inv[j] = l, 1/l
+		for i := j + 1; i < n; i++ {
+			s := A[i][j]
+			for k := 0; k < j; k++ {
+				s -= L[i][k] * L[j][k]
+			}
+			L[i][j] = s * inv[j]
+		}
+	}
+	var y [6]float64
+	for i := 0; i < n; i++ {
+		s := g[i]
+		for k := 0; k < i; k++ {
+			s -= L[i][k] * y[k]
+		}
+		y[i] = s * inv[i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := y[i]
+		for k := i + 1; k < n; k++ {
+			s -= L[k][i] * dx[k]
+		}
+		dx[i] = s * inv[i]
+	}
+	for i := 0; i < n; i++ {
+		if math.IsNaN(dx[i]) || math.IsInf(dx[i], 0) {
+			return dx, false
+		}
+	}
+	return dx, true
 }

@@ -286,7 +286,7 @@ func hullCertified(pr *pair, c *candidate) bool {
 	}
 	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
 	// about bodies a nanometre across.
-	tol := certTol * math.Max(maxAxis(pr.a), maxAxis(pr.b))
+	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
 	if !ia.convex && !ib.convex {
 		tol /= 2
 	}
@@ -431,7 +431,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		if c.converged && !sv.exploring && pr.ia != nil { // (pairs outside a query carry no analyses)
 			c.valid, c.separated, c.sd = true, true, dist // as the certificate takes it
 			c.certified, c.certChecked = hullCertified(pr, &c), true
-			if c.certified && dist > 4*certTol*math.Max(maxAxis(pr.a), maxAxis(pr.b)) {
+			if c.certified && dist > 4*certTol*max(maxAxis(pr.a), maxAxis(pr.b)) {
 				return c
 			}
 			c.valid, c.separated, c.sd = false, false, 0

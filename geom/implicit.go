@@ -188,7 +188,7 @@ func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implici
 	q := 2 / e2
 	ux, vy := 1/(a1*cx), 1/(a2*cy)
 	u, v := pt[0]*ux, pt[1]*vy
-	au, av, aw := math.Max(math.Abs(u), 1e-150), math.Max(math.Abs(v), 1e-150), math.Max(math.Abs(w), 1e-150)
+	au, av, aw := max(math.Abs(u), 1e-150), max(math.Abs(v), 1e-150), max(math.Abs(w), 1e-150)
 	lu, lv, lw := FastLog(au), FastLog(av), FastLog(aw)
 	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
 	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)

@@ -109,7 +109,7 @@ func (p *supportProblem) solve(lo, hi, x0 float64) float64 {
 		if fx = at(x); fx == 0 {
 			return x
 		}
-		tol := 1e-16 * math.Max(1, math.Abs(x))
+		tol := 1e-16 * max(1, math.Abs(x))
 		if prevStep <= tol || hi-lo <= 2*tol {
 			return x
 		}
@@ -145,7 +145,7 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 	}
 	// Scale so that the largest component is 1: the logarithms below then
 	// never see subnormal or huge numbers.
-	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
+	sc := max(math.Abs(n[0]), max(math.Abs(n[1]), math.Abs(n[2])))
 	n = n.Mul(1 / sc)
 	if n[0] == 0 && n[1] == 0 {
 		// The pole itself: Point(0, ±π/2) would leave it by cos(π/2) ≈ 6e-17

@@ -89,7 +89,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	if g := e.Grad; !(g.Dot(n) >= (1-supportAlign)*g.Len()*n.Len()) {
 		return false
 	}
-	sc := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
+	sc := max(math.Abs(n[0]), max(math.Abs(n[1]), math.Abs(n[2])))
 	if sc == 0 {
 		return false
 	}
@@ -110,7 +110,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	// the table holds the powers of cx and cy. They are scaled by the
 	// larger of a1·|mx| and a2·|my|, so that a large k cannot underflow both.
 	A, B := a1*math.Abs(n[0]), a2*math.Abs(n[1])
-	em := math.Max(A, B)
+	em := max(A, B)
 	al, be := A/em, B/em
 	ak0, bk0 := 1.0, 1.0
 	if al < 1 {
@@ -120,7 +120,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	}
 	// N(0), from below (a smaller N only widens the bracket), for the
 	// bound of PointWithNormal.
-	n0 := em * onePlusPow(math.Min(ak0, bk0), 1/p.k) * (1 - powErr)
+	n0 := em * onePlusPow(min(ak0, bk0), 1/p.k) * (1 - powErr)
 	bound := 2*math.Abs(p.c)/n0 + 2
 	// x must be a local maximum of n·x over the surface, where the surface
 	// is locally convex: the Hessian of G restricted to the tangent plane is
@@ -130,7 +130,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	if !t.locallyConvex(e) {
 		return false
 	}
-	tx, _, _ := p.tauOfW(math.Max(-1, math.Min(1, x[2]/a3)))
+	tx, _, _ := p.tauOfW(max(-1, min(1, x[2]/a3)))
 	if !(tx > -bound && tx < bound) {
 		return false
 	}
