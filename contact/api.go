@@ -183,6 +183,10 @@ type Result struct {
 	// GuessNS is the time of the cold initial guess in nanoseconds, when
 	// Options.TimeGuess is set (0 for warm answers).
 	GuessNS int64
+	// warm is the implicit scheme's last evaluation, which a warm start
+	// from this result reuses when the shapes and witness points are still
+	// those it was made for (QueryWarm checks).
+	warm warmState
 }
 
 // Separated reports whether the bodies are apart.

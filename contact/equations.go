@@ -118,10 +118,26 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // vanishes. (The transforms are written out as MulMV: Transform's methods
 // are just over the inlining budget.)
 func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
-	ea, eb := &s.ea, &s.eb
-	if !pr.a.LogResidualHessianInto(lp, jac, ea) || !pr.b.LogResidualHessianInto(lq, jac, eb) {
+	if !pr.a.LogResidualHessianInto(lp, jac, &s.ea) || !pr.b.LogResidualHessianInto(lq, jac, &s.eb) {
 		return false
 	}
+	return s.assemble(pr, lp, lq, dla, dlb, jac)
+}
+
+// evalImplicitAt is eval for the implicit scheme, with Jacobian, at a
+// point where both sides' log residuals are already known (a warm start
+// from the previous answer's last evaluation: they depend on the shapes
+// and the local points only, not on the poses).
+func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit) bool {
+	s.n, s.ka, s.kb = 6, 3, 3
+	s.ea, s.eb = *ea, *eb
+	return s.assemble(pr, vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}, &unitBasis, &unitBasis, true)
+}
+
+// assemble is implicitForm once s.ea and s.eb hold both sides' log
+// residuals at lp and lq.
+func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
+	ea, eb := &s.ea, &s.eb
 	ga, gb := ea.Grad, eb.Grad
 	gla, glb := ga.Len(), gb.Len()
 	if !(gla > 0) || math.IsInf(gla, 0) || !(glb > 0) || math.IsInf(glb, 0) {

@@ -109,6 +109,52 @@ func TestWarmStartMatchesCold(t *testing.T) {
 	}
 }
 
+// A warm start reuses the previous answer's last evaluation (both sides'
+// log residuals at the local points: they do not depend on the poses) and
+// answers as a warm start without it does; it is not reused when the shapes
+// changed or the caller moved the previous witness points.
+func TestWarmReusesLastEvaluation(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	sv := NewSolver(DefaultOptions())
+	for i := 0; i < 60; i++ {
+		a, b := battery(r, 0)
+		prev := sv.Query(&a, &b)
+		if !prev.warm.ok {
+			t.Fatalf("pair %d: the answer keeps no evaluation (method %v)", i, prev.Method)
+		}
+		for step := 0; step < 10; step++ {
+			b.Pose.Position = b.Pose.Position.Add(geom.Vec3{0.002 * (r.Float64() - 0.5), 0.002 * (r.Float64() - 0.5), 0.002 * (r.Float64() - 0.5)})
+			a.Pose.Orientation = a.Pose.Orientation.Mul(geom.Quat{W: 1, V: geom.Vec3{0.003, -0.002, 0.004}}).Normalize()
+			bare := prev
+			bare.warm = warmState{}
+			n0 := sv.reused
+			got := sv.QueryWarm(&a, &b, &prev)
+			if sv.reused != n0+1 {
+				t.Fatalf("pair %d step %d: the last evaluation was not reused", i, step)
+			}
+			want := sv.QueryWarm(&a, &b, &bare)
+			if sv.reused != n0+1 {
+				t.Fatalf("pair %d step %d: a result without it was reused", i, step)
+			}
+			if got.Status != want.Status || math.Abs(got.Distance-want.Distance) > 1e-12 || got.P.Sub(want.P).Len() > 1e-9 {
+				t.Fatalf("pair %d step %d: reused %v (%v), without %v (%v)", i, step, got.Distance, got.Status, want.Distance, want.Status)
+			}
+			prev = got
+		}
+		// Another shape, or witness points moved by the caller: not reused.
+		n0 := sv.reused
+		moved := prev
+		moved.LocalP = moved.LocalP.Mul(0.9)
+		sv.QueryWarm(&a, &b, &moved)
+		b2 := b
+		b2.Shape.Eps[1] += 0.01
+		sv.QueryWarm(&a, &b2, &prev)
+		if sv.reused != n0 {
+			t.Fatalf("pair %d: reused for moved points or another shape", i)
+		}
+	}
+}
+
 // Steady-state queries allocate nothing: cold, warm, and a world update.
 func TestNoAllocations(t *testing.T) {
 	pairs := paperPairs(20, 9)

@@ -43,7 +43,10 @@ func wrapParams(p1, p2 float64) (float64, float64) {
 
 // newtonOutcome is what one Newton run from one start produced.
 type newtonOutcome struct {
-	x         [6]float64
+	x [6]float64
+	// xe is the last iterate evaluated, where sys holds the system (x
+	// itself, or x before a last step taken without evaluation).
+	xe        [6]float64
 	iters     int
 	converged bool
 	sys       system // evaluated at x (no Jacobian)
@@ -72,7 +75,14 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	// Two buffers: the trial iterate is evaluated with its Jacobian, so an
 	// accepted step needs no second evaluation.
 	sys, trial := &sv.sys, &sv.trial
-	if !sys.eval(m, pr, &x, true) {
+	ok := false
+	if sv.havePre && m == Implicit && !opt.FiniteDiff {
+		ok = sys.evalImplicitAt(pr, &x, &sv.pre.ea, &sv.pre.eb)
+	} else {
+		ok = sys.eval(m, pr, &x, true)
+	}
+	sv.havePre = false
+	if !ok {
 		out.x = x
 		return out
 	}
@@ -141,6 +151,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 				// Quadratic convergence: after this Newton step the error is
 				// of order |dx|² ≤ 1e-12·L, far below the tolerance, so take
 				// it without paying for another evaluation.
+				out.xe = x
 				for i := 0; i < n; i++ {
 					x[i] += dx[i]
 				}
@@ -227,7 +238,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			break
 		}
 	}
-	out.x = x
+	out.x, out.xe = x, x
 	out.sys = *sys
 	if m != Parametric {
 		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)

@@ -25,6 +25,11 @@ type Solver struct {
 	// a pointer, so that the query's candidates stay on the stack.
 	explore   candidate
 	exploring bool
+	// pre, when havePre, holds both sides' log residuals at the start of
+	// the next Newton run (a warm start); newton uses them and clears it.
+	pre     warmState
+	havePre bool
+	reused  int // warm starts that used pre (tests)
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -106,6 +111,8 @@ type candidate struct {
 	// slack > 0 marks an unconverged pair whose scaled residual is below
 	// nearStationary; its distance is trusted to within slack.
 	slack float64
+	// xe is the Newton iterate where ea and eb were evaluated.
+	xe [6]float64
 	// certChecked: classify already ran hullCertified on this candidate,
 	// and certified holds its verdict (a candidate is never changed after
 	// classify but in finish, which comes after the verdict is used).
@@ -150,7 +157,15 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	var best candidate
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
 		x0 := sv.startFromLocal(m, &pr, prev)
+		if prev.warm.usable(m, &pr, prev) {
+			// Newton's first evaluation is known but for the new poses.
+			// (A copy: a pointer into prev would make every caller's
+			// previous result escape to the heap.)
+			x0, sv.pre, sv.havePre = prev.warm.x, prev.warm, true
+			sv.reused++
+		}
 		c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
+		sv.havePre = false
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
@@ -375,6 +390,14 @@ func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxI
 	return sv.classify(m, pr, &o)
 }
 
+// inside reports whether the world point w lies in the body of shape s
+// and pose t to within lim: its residual is at most lim (lim < 0: deep
+// inside). Callers test one body, then the other only when needed.
+func inside(s *geom.Superovoid, t *geom.Transform, w vec, lim float64) bool {
+	f, ok := s.Residual(t.InvPoint(w))
+	return ok && f <= lim
+}
+
 // classify decides what kind of common-normal pair an outcome is.
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	c := candidate{x: o.x, method: m, converged: o.converged}
@@ -386,7 +409,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		}
 	}
 	if o.haveHess {
-		c.ea, c.eb, c.haveHess = s.ea, s.eb, true
+		c.ea, c.eb, c.haveHess, c.xe = s.ea, s.eb, true, o.xe
 	}
 	// Final witness points and exact normals, whatever the scheme.
 	lp, lq := s.localP, s.localQ
@@ -436,9 +459,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 			}
 			c.valid, c.separated, c.sd = false, false, 0
 		}
-		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
-		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
-		if (ok1 && fa < -1e-9) || (ok2 && fb < -1e-9) {
+		if inside(pr.a, &pr.ta, c.Q, -1e-9) || inside(pr.b, &pr.tb, c.P, -1e-9) {
 			return c
 		}
 		c.separated = true
@@ -448,9 +469,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// witness point lies inside the other body. Without this check a
 		// common-normal pair across a separated non-convex pair (P on the
 		// far side of a) would pass for a deep overlap.
-		fa, ok1 := pr.a.Residual(pr.ta.InvPoint(c.Q))
-		fb, ok2 := pr.b.Residual(pr.tb.InvPoint(c.P))
-		if !(ok1 && fa <= 1e-9) && !(ok2 && fb <= 1e-9) {
+		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) {
 			return c
 		}
 		c.sd = -dist
@@ -514,6 +533,32 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	}
 	res.Certified = certified && c.converged
 	res.Method = c.method
+	res.warm = warmState{}
+	if c.method == Implicit && c.haveHess {
+		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb, a: *pr.a, b: *pr.b}
+	}
+}
+
+// warmState is what a Result keeps for a warm start beyond its public
+// fields: the implicit scheme's last evaluation, on the shapes it was made
+// for.
+type warmState struct {
+	ok     bool
+	x      [6]float64 // the local points evaluated
+	ea, eb geom.Implicit
+	a, b   geom.Superovoid
+}
+
+// usable reports whether w can start the implicit scheme on pr: the same
+// shapes, and prev's witness points still where w was evaluated (within a
+// last Newton step), not moved by the caller.
+func (w *warmState) usable(m Method, pr *pair, prev *Result) bool {
+	if !w.ok || m != Implicit || prev.Method != Implicit || w.a != *pr.a || w.b != *pr.b {
+		return false
+	}
+	tol := 1e-5 * max(maxAxis(pr.a), maxAxis(pr.b))
+	return prev.LocalP.Sub(vec{w.x[0], w.x[1], w.x[2]}).Len() <= tol &&
+		prev.LocalQ.Sub(vec{w.x[3], w.x[4], w.x[5]}).Len() <= tol
 }
 
 // fail reports the best cheap estimate when no start produced a valid pair:
