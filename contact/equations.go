@@ -163,7 +163,6 @@ func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool
 	if !jac {
 		return true
 	}
-	s.jac = [6][6]float64{}
 	ta, ba := geom.MulMtV(&pr.ab.R, t), geom.MulMtV(&pr.ab.R, b)
 	wt := geom.MulMV(&ea.Hess, ta.Sub(nl.Mul(nl.Dot(ta))).Mul(inv))
 	wb := geom.MulMV(&ea.Hess, ba.Sub(nl.Mul(nl.Dot(ba))).Mul(inv))
@@ -172,13 +171,17 @@ func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool
 	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
 	if s.n == 6 {
 		// The unknowns are the points themselves: the rows are the vectors.
+		// Every entry is written (the two gradient rows' other halves are
+		// zero), so the matrix needs no clearing first.
 		for k := 0; k < 3; k++ {
+			s.jac[4][3+k], s.jac[5][k] = 0, 0
 			s.jac[0][k], s.jac[1][k], s.jac[2][k], s.jac[3][k] = wt[k], wb[k], -ta[k], -ba[k]
 			s.jac[0][3+k], s.jac[1][3+k], s.jac[2][3+k], s.jac[3][3+k] = ut[k], ub[k], vt[k], vb[k]
 			s.jac[4][k], s.jac[5][3+k] = ga[k], gb[k]
 		}
 		return true
 	}
+	s.jac = [6][6]float64{}
 	for k := 0; k < s.ka; k++ {
 		dl := dla[k]
 		s.jac[0][k] = wt.Dot(dl)
