@@ -135,8 +135,8 @@ func seSupport(s *geom.Superovoid, n vec) float64 {
 // seSupportLow is a lower bound of seSupport(s, n) for free: each k-norm
 // of seSupport (k = 2/(2 − e) ≥ 1) is at least the Euclidean norm where
 // k ≤ 2 (e ≤ 1) and at least its largest term always. The factor leaves
-// room for rankPow's rounding; an overflowing square falls back to the
-// largest term.
+// room for rankPow's rounding. (The squares cannot overflow: Validate caps
+// semi-axes at 1e100.)
 func seSupportLow(s *geom.Superovoid, n vec) float64 {
 	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
 	xy := max(x, y)
@@ -375,6 +375,13 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			return n.Dot(c) - pr.a.A[k-1] - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
 		}
 		return seGap(pr, n, c)
+	}
+	if sv.eagerRank {
+		for i := 0; i < nd; i++ {
+			if !exact[i] {
+				gap[i], exact[i] = rankGap(i), true
+			}
+		}
 	}
 	// started holds the seed directions already solved from (the same seed
 	// again gives the same answer), found the normals of the pairs they

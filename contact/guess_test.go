@@ -83,3 +83,43 @@ func TestSeSupportLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// multiStart's lazy ranking starts the same directions as computing every
+// ranking gap up front: same answers to the bit, same iterations and starts,
+// on the paper battery, the wide battery (taper included) and axis-aligned
+// pairs whose directions tie exactly, with every scheme.
+func TestLazyRankingMatchesEager(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	var pairs [][2]geom.Body
+	pairs = append(pairs, PaperBattery(600, 4)...)
+	for i := 0; i < 300; i++ {
+		a, b := battery(r, 1)
+		a.Shape.Taper = [2]float64{r.Float64() - 0.5, r.Float64() - 0.5}
+		pairs = append(pairs, [2]geom.Body{a, b})
+	}
+	// Axis-aligned: principal directions of both bodies coincide, so their
+	// ranking gaps tie exactly.
+	quarter := []geom.Quat{{W: 1}, {W: math.Sqrt2 / 2, V: vec{math.Sqrt2 / 2}}, {W: 0.5, V: vec{0.5, 0.5, 0.5}}}
+	for i := 0; i < 300; i++ {
+		mk := func() geom.Superovoid {
+			return geom.Superovoid{A: [3]float64{0.5 * float64(1+r.IntN(3)), 0.5 * float64(1+r.IntN(3)), 0.5 * float64(1+r.IntN(3))},
+				Eps: [2]float64{0.3 + 0.1*float64(r.IntN(12)), 0.3 + 0.1*float64(r.IntN(12))}}
+		}
+		a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: quarter[r.IntN(3)]}}
+		b := geom.Body{Shape: mk(), Pose: geom.Pose{Position: vec{0.5 * float64(r.IntN(5)-2), 0.5 * float64(r.IntN(5)-2), 0.5 * float64(r.IntN(5)-2)}, Orientation: quarter[r.IntN(3)]}}
+		pairs = append(pairs, [2]geom.Body{a, b})
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		lazy, eager := NewSolver(opt), NewSolver(opt)
+		eager.eagerRank = true
+		for i := range pairs {
+			p := &pairs[i]
+			rl, re := lazy.Query(&p[0], &p[1]), eager.Query(&p[0], &p[1])
+			if math.Float64bits(rl.Distance) != math.Float64bits(re.Distance) || rl.Iterations != re.Iterations || rl.Starts != re.Starts || rl.P != re.P {
+				t.Fatalf("%v pair %d: lazy %v (%d iterations, %d starts), eager %v (%d, %d)", m, i, rl.Distance, rl.Iterations, rl.Starts, re.Distance, re.Iterations, re.Starts)
+			}
+		}
+	}
+}

@@ -125,12 +125,23 @@ func TestWarmReusesLastEvaluation(t *testing.T) {
 		for step := 0; step < 10; step++ {
 			b.Pose.Position = b.Pose.Position.Add(geom.Vec3{0.002 * (r.Float64() - 0.5), 0.002 * (r.Float64() - 0.5), 0.002 * (r.Float64() - 0.5)})
 			a.Pose.Orientation = a.Pose.Orientation.Mul(geom.Quat{W: 1, V: geom.Vec3{0.003, -0.002, 0.004}}).Normalize()
+			// The reused values give the very system a fresh evaluation
+			// gives at the same point in the new poses.
+			pr := newPair(&a, &b)
+			var fresh, reused system
+			x := prev.warm.x
+			if !fresh.eval(Implicit, &pr, &x, true) || !reused.evalImplicitAt(&pr, &x, &prev.warm.ea, &prev.warm.eb) {
+				t.Fatalf("pair %d step %d: evaluation failed at the warm point", i, step)
+			}
+			if fresh.phi != reused.phi || fresh.jac != reused.jac {
+				t.Fatalf("pair %d step %d: reused system differs from a fresh one:\nphi %v\n    %v", i, step, reused.phi, fresh.phi)
+			}
 			bare := prev
 			bare.warm = warmState{}
 			n0 := sv.reused
 			got := sv.QueryWarm(&a, &b, &prev)
-			if sv.reused != n0+1 {
-				t.Fatalf("pair %d step %d: the last evaluation was not reused", i, step)
+			if sv.reused != n0+1 || sv.havePre {
+				t.Fatalf("pair %d step %d: the last evaluation was not reused (or not cleared: %v)", i, step, sv.havePre)
 			}
 			want := sv.QueryWarm(&a, &b, &bare)
 			if sv.reused != n0+1 {
@@ -149,8 +160,12 @@ func TestWarmReusesLastEvaluation(t *testing.T) {
 		b2 := b
 		b2.Shape.Eps[1] += 0.01
 		sv.QueryWarm(&a, &b2, &prev)
-		if sv.reused != n0 {
-			t.Fatalf("pair %d: reused for moved points or another shape", i)
+		fd := DefaultOptions()
+		fd.FiniteDiff = true
+		svfd := NewSolver(fd)
+		svfd.QueryWarm(&a, &b, &prev)
+		if sv.reused != n0 || svfd.reused != 0 {
+			t.Fatalf("pair %d: reused for moved points, another shape or finite differences", i)
 		}
 	}
 }

@@ -356,7 +356,11 @@ func lmSolve(A *[6][6]float64, g *[6]float64, n int, mu float64) (dx [6]float64,
 		for k := 0; k < j; k++ {
 			d -= L[j][k] * L[j][k]
 		}
-		if !(d > 0) || math.IsInf(d, 0) {
+		// A pivot lost to cancellation (below 1e-14 of its diagonal: μ far
+		// below the rounding of a singular JᵀJ) is refused, as the pivoted
+		// LU refused pivots below 1e-14 of the matrix's scale; the caller
+		// then raises μ.
+		if !(d > 1e-14*(A[j][j]+mu)) || math.IsInf(d, 0) {
 			return dx, false
 		}
 		l := math.Sqrt(d)

@@ -30,6 +30,9 @@ type Solver struct {
 	pre     warmState
 	havePre bool
 	reused  int // warm starts that used pre (tests)
+	// eagerRank makes multiStart compute every ranking gap up front, as
+	// before its lazy ranking (tests compare the two).
+	eagerRank bool
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -69,8 +72,11 @@ func (sv *Solver) Prepare(s *geom.Superovoid) {
 // Options returns the solver's options.
 func (sv *Solver) Options() Options { return sv.opt }
 
-// SetOptions changes the options for later queries.
-func (sv *Solver) SetOptions(opt Options) { *sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes} }
+// SetOptions changes the options for later queries. The per-shape caches
+// are kept (octrees are keyed by their depth too).
+func (sv *Solver) SetOptions(opt Options) {
+	*sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes, octs: sv.octs, octsOld: sv.octsOld}
+}
 
 // Query computes the contact between a and b from a fresh initial guess.
 // Both bodies must be valid (see geom.Body.Validate); an invalid body gives
@@ -157,7 +163,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	var best candidate
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
 		x0 := sv.startFromLocal(m, &pr, prev)
-		if prev.warm.usable(m, &pr, prev) {
+		if !sv.opt.FiniteDiff && prev.warm.usable(m, &pr, prev) {
 			// Newton's first evaluation is known but for the new poses.
 			// (A copy: a pointer into prev would make every caller's
 			// previous result escape to the heap.)
