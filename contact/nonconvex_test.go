@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -309,5 +310,39 @@ func TestCertificateFarFromOrigin(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Fatalf("only %d certified non-convex pairs to check", checked)
+	}
+}
+
+// In a deep overlap the minimum translation's witness points need not lie
+// inside the other body (an elongated body's extreme point reaches beyond
+// the other's side). Classify used to demand it and threw the right pair
+// away, answering these two (untapered, convex) pairs 0.72 and 0.73 too
+// deep; a point inside both bodies now proves the overlap instead.
+func TestDeepOverlapWitnessesOutside(t *testing.T) {
+	body := func(a [3]float64, e [2]float64, pos geom.Vec3, q geom.Quat) geom.Body {
+		return geom.Body{Shape: geom.Superovoid{A: a, Eps: e}, Pose: geom.Pose{Position: pos, Orientation: q}}
+	}
+	pairs := [][2]geom.Body{
+		{body([3]float64{1.8227365123424821, 1.282052967875769, 0.4205358636584692}, [2]float64{1.2736212935286522, 1.131588082429587},
+			geom.Vec3{}, geom.Quat{W: -0.8889291888494093, V: geom.Vec3{0.011745146248916165, -0.3597641086641812, 0.28326089540949706}}),
+			body([3]float64{1.548069529196, 1.9730693615174397, 0.9293948946441337}, [2]float64{0.7516702227850304, 1.3632497134698753},
+				geom.Vec3{-0.14031842179761342, 0.31809372408087716, 0.3345323456482204}, geom.Quat{W: 0.8138295721593445, V: geom.Vec3{0.545604513071305, 0.05941215465911497, -0.19096423401758753}})},
+		{body([3]float64{1.9983766938664382, 0.7096652598512494, 1.984353651619245}, [2]float64{0.28010988659694713, 0.33889154373002367},
+			geom.Vec3{}, geom.Quat{W: 0.1415777034197776, V: geom.Vec3{0.7769695615691032, -0.057967442172207194, 0.6106667093738686}}),
+			body([3]float64{0.8748457981099145, 1.716921115349241, 0.3191918581673249}, [2]float64{0.21218332584576688, 0.20189248887131428},
+				geom.Vec3{-0.01991810432335993, -0.15229880759186185, 0.0822635040752522}, geom.Quat{W: -0.3786387829904903, V: geom.Vec3{-0.5579637024357009, -0.7377236916709213, 0.032755664046882925}})},
+	}
+	for i, p := range pairs {
+		opt := DefaultOptions()
+		res := Query(&p[0], &p[1], &opt)
+		if !checkAgainstReference(t, &p[0], &p[1], res, fmt.Sprintf("deep pair %d", i)) {
+			t.Errorf("deep pair %d: %v is not the minimum translation", i, res.Distance)
+			continue
+		}
+		// The case itself: neither witness point is inside the other body.
+		pr := newPair(&p[0], &p[1])
+		if inside(pr.a, &pr.ta, res.Q, 1e-9) || inside(pr.b, &pr.tb, res.P, 1e-9) {
+			t.Errorf("deep pair %d: a witness point lies inside the other body; the test no longer covers its case", i)
+		}
 	}
 }

@@ -404,6 +404,11 @@ func inside(s *geom.Superovoid, t *geom.Transform, w vec, lim float64) bool {
 	return ok && f <= lim
 }
 
+// insideBoth reports whether the world point w lies in both bodies.
+func insideBoth(pr *pair, w vec) bool {
+	return inside(pr.a, &pr.ta, w, 0) && inside(pr.b, &pr.tb, w, 0)
+}
+
 // classify decides what kind of common-normal pair an outcome is.
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	c := candidate{x: o.x, method: m, converged: o.converged}
@@ -471,11 +476,15 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		c.separated = true
 		c.sd = dist
 	} else {
-		// Overlapping candidate: the bodies must really overlap, so one
-		// witness point lies inside the other body. Without this check a
-		// common-normal pair across a separated non-convex pair (P on the
-		// far side of a) would pass for a deep overlap.
-		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) {
+		// Overlapping candidate: the bodies must really overlap. Without
+		// this check a common-normal pair across a separated non-convex
+		// pair (P on the far side of a) would pass for a deep overlap. In
+		// a shallow overlap a witness point lies inside the other body; in
+		// a deep one it need not (an elongated body's extreme point can
+		// lie beyond the other's side), and a point inside both is looked
+		// for among the midpoint of the witnesses and the two centres.
+		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
+			!insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) && !insideBoth(pr, pr.ta.T) && !insideBoth(pr, pr.tb.T) {
 			return c
 		}
 		c.sd = -dist
