@@ -579,3 +579,73 @@ func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
 	}
 	return
 }
+
+// deepOverlap is the depth, relative to the smaller body's smallest
+// semi-axis, from which an overlapping answer gets deepScan's extra start.
+// Below it the multi-start's directions find the minimum translation on
+// every test battery; the paper battery's overlaps all stay below it.
+const deepOverlap = 1.0
+
+// deepDirs is the number of directions of deepScan's Fibonacci sphere, and
+// deepTop the number of its best directions that it climbs from.
+const (
+	deepDirs = 128
+	deepTop  = 4
+)
+
+// deepScan looks for a better basin of a deep overlap. The gap then has
+// many local maxima, and the multi-start's few directions (the centres',
+// the principal axes) can all lie in worse ones. It ranks a Fibonacci
+// sphere of directions by the untapered superellipsoids' support gap
+// (lazily, as multiStart does), climbs the gap from the best few with the
+// closed-form supports (a better basin's top is often only a little above
+// the answer found, so the sampled directions themselves need not beat it),
+// and starts Newton from the best climb when that beats the answer.
+func (sv *Solver) deepScan(m Method, pr *pair, best *candidate, res *Result) {
+	c := pr.tb.T.Sub(pr.ta.T)
+	var topN [deepTop]vec
+	var topG [deepTop]float64
+	for k := range topG {
+		topG[k] = math.Inf(-1)
+	}
+	golden := math.Pi * (3 - math.Sqrt(5))
+	for i := 0; i < deepDirs; i++ {
+		z := 1 - 2*(float64(i)+0.5)/deepDirs
+		r := math.Sqrt(1 - z*z)
+		s, co := math.Sincos(golden * float64(i))
+		n := vec{r * co, r * s, z}
+		if n.Dot(c)-seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n))-seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n)) <= topG[deepTop-1] {
+			continue // its gap cannot reach the best few
+		}
+		g := seGap(pr, n, c)
+		for k := 0; k < deepTop; k++ {
+			if g > topG[k] {
+				copy(topN[k+1:], topN[k:deepTop-1])
+				copy(topG[k+1:], topG[k:deepTop-1])
+				topN[k], topG[k] = n, g
+				break
+			}
+		}
+	}
+	L := charLength(pr)
+	var blp, blq vec
+	bar := best.sd + 1e-6*L
+	bg := bar
+	for k := 0; k < deepTop && !math.IsInf(topG[k], -1); k++ {
+		if _, lp, lq, g := supportAscend(pr, topN[k], ascentStep(pr), deepClimb); g > bg {
+			blp, blq, bg = lp, lq, g
+		}
+	}
+	if bg <= bar {
+		return
+	}
+	sv.explore, sv.exploring = *best, true
+	cand := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, blp, blq), res, sv.opt.MaxIter)
+	sv.exploring = false
+	if better(&cand, best) {
+		*best = cand
+	}
+}
+
+// deepClimb is the number of closed-form support steps of each deepScan climb.
+const deepClimb = 20

@@ -346,3 +346,34 @@ func TestDeepOverlapWitnessesOutside(t *testing.T) {
 		}
 	}
 }
+
+// Deep overlaps whose minimum translation lies in a basin that none of the
+// multi-start's directions reaches: deepScan's Fibonacci sphere and climbs
+// find it (before it, these convex pairs were answered 0.009, 0.32 and 0.34
+// too deep).
+func TestDeepOverlapScan(t *testing.T) {
+	body := func(a [3]float64, e [2]float64, pos geom.Vec3, q geom.Quat) geom.Body {
+		return geom.Body{Shape: geom.Superovoid{A: a, Eps: e}, Pose: geom.Pose{Position: pos, Orientation: q}}
+	}
+	pairs := [][2]geom.Body{
+		{body([3]float64{1.949230542424979, 1.4822032027248881, 1.103685251017703}, [2]float64{0.3636944982279765, 0.6919082395191766},
+			geom.Vec3{}, geom.Quat{W: 0.7940710210762412, V: geom.Vec3{0.04531371303547839, 0.011511278021752249, 0.6060242333241964}}),
+			body([3]float64{1.1618109530596417, 0.6297484227537204, 1.7589683729781447}, [2]float64{1.549610037556403, 1.4416489831108967},
+				geom.Vec3{-0.49596227330854586, 0.39916908320241995, -0.43992033185519813}, geom.Quat{W: -0.8472385145118705, V: geom.Vec3{-0.20349032996496313, -0.32250472266717983, -0.36982332132497403}})},
+		{body([3]float64{1.373781094369082, 0.9807136657097024, 1.6802094087426058}, [2]float64{1.6871087077036138, 1.3597907413099761},
+			geom.Vec3{}, geom.Quat{W: -0.36846220657265866, V: geom.Vec3{0.2463219574328394, -0.8918725571511467, -0.09013566117101741}}),
+			body([3]float64{0.6461058083966683, 1.543772364092643, 0.6565501724351147}, [2]float64{0.3218236149002709, 1.069658343486428},
+				geom.Vec3{-0.3776441052733721, -0.011094822100389047, 0.22071856136420007}, geom.Quat{W: 0.7664165111166694, V: geom.Vec3{0.2340405597897236, -0.37212066218141693, 0.4683555920865349}})},
+		{body([3]float64{1.228574006867293, 0.6227023665444374, 1.4648899403339855}, [2]float64{0.9467550397949713, 1.7378299972366846},
+			geom.Vec3{}, geom.Quat{W: 0.2804404266187492, V: geom.Vec3{-0.6107298505761289, 0.4824582058589499, 0.5617795798465056}}),
+			body([3]float64{1.7971486631957114, 0.7739747402185368, 1.7100728959375497}, [2]float64{1.3283505584668651, 0.7008393327630336},
+				geom.Vec3{0.055954705950980885, -0.74897200683119, -0.3390228943328127}, geom.Quat{W: -0.1052072668491075, V: geom.Vec3{0.5124120981019321, -0.8510429915024189, 0.04572853961729301}})},
+	}
+	for i, p := range pairs {
+		opt := DefaultOptions()
+		res := Query(&p[0], &p[1], &opt)
+		if !checkAgainstReference(t, &p[0], &p[1], res, fmt.Sprintf("deep pair %d", i)) {
+			t.Errorf("deep pair %d: %v is not the minimum translation", i, res.Distance)
+		}
+	}
+}

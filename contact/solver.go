@@ -204,6 +204,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
+	if best.valid && best.converged && !best.separated && -best.sd > deepOverlap*charLength(&pr) {
+		sv.deepScan(m, &pr, &best, &res) // a deep overlap: look for a better basin
+	}
 	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
