@@ -484,10 +484,15 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// pair (P on the far side of a) would pass for a deep overlap. In
 		// a shallow overlap a witness point lies inside the other body; in
 		// a deep one it need not (an elongated body's extreme point can
-		// lie beyond the other's side), and a point inside both is looked
-		// for among the midpoint of the witnesses and the two centres.
+		// lie beyond the other's side). For convex bodies a point inside
+		// both (the witnesses' midpoint or a centre) proves the overlap
+		// too, and such a pair's signed distance is the gap along its
+		// normal, never above the answer. Not for non-convex ones: a pair
+		// in a dent would read shallower than the true answer (review of
+		// 2026-11-23 found two), and a valid worse pair stops the later
+		// recovery stages.
 		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
-			!insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) && !insideBoth(pr, pr.ta.T) && !insideBoth(pr, pr.tb.T) {
+			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) {
 			return c
 		}
 		c.sd = -dist
