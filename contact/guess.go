@@ -356,15 +356,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			continue
 		}
 		n := dirs[i]
-		ha, hb := pr.a.A[0], pr.b.A[0] // (an axis's own side, set below)
-		if k := axis[i]; k >= 4 {
-			ha, hb = seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)), pr.b.A[k-4]
-		} else if k >= 1 {
-			ha, hb = pr.a.A[k-1], seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
-		} else {
-			ha, hb = seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)), seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+		switch k := axis[i]; {
+		case k >= 4:
+			gap[i] = n.Dot(c) - seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
+		case k >= 1:
+			gap[i] = n.Dot(c) - pr.a.A[k-1] - seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+		default:
+			gap[i] = seGapBound(pr, n, c)
 		}
-		gap[i] = n.Dot(c) - ha - hb
 	}
 	rankGap := func(i int) float64 {
 		n := dirs[i]
@@ -521,6 +520,12 @@ func seGap(pr *pair, n, c vec) float64 {
 	return n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
 }
 
+// seGapBound is an upper bound of seGap(pr, n, c) for free (seSupportLow
+// on both sides; their k-norms are symmetric in the sign of n).
+func seGapBound(pr *pair, n, c vec) float64 {
+	return n.Dot(c) - seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+}
+
 // ellipsoidH is the support function of the ellipsoid with the shape's
 // semi-axes in local direction n (symmetric: the sign of n is immaterial).
 func ellipsoidH(s *geom.Superovoid, n vec) float64 {
@@ -614,7 +619,7 @@ func (sv *Solver) deepScan(m Method, pr *pair, best *candidate, res *Result) {
 		r := math.Sqrt(1 - z*z)
 		s, co := math.Sincos(golden * float64(i))
 		n := vec{r * co, r * s, z}
-		if n.Dot(c)-seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n))-seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n)) <= topG[deepTop-1] {
+		if seGapBound(pr, n, c) <= topG[deepTop-1] {
 			continue // its gap cannot reach the best few
 		}
 		g := seGap(pr, n, c)
