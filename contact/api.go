@@ -109,6 +109,11 @@ type Options struct {
 	// TimeGuess makes the solver measure its cold initial guess into
 	// Result.GuessNS (two clock reads per query; off by default).
 	TimeGuess bool
+	// CertifyOverlap makes the solver prove the overlapping answers of
+	// convex pairs minimal with the expanding polytope (docs/contact.md):
+	// tens to hundreds of microseconds a query. Deep overlaps (beyond 0.3
+	// of the smaller body's smallest semi-axis) are always checked so.
+	CertifyOverlap bool
 	// Trace, when non-nil, receives every Newton iterate of the query
 	// (its slice is reused). Nil costs nothing.
 	Trace *Trace
@@ -154,9 +159,13 @@ type Result struct {
 	// separated pair of convex shapes (the KKT conditions are then
 	// sufficient), or a separated pair with a non-convex shape whose
 	// distance equals the gap between the exact support planes along its
-	// normal (so no pair of the bodies can be closer). Overlapping answers
-	// are never certified.
+	// normal (so no pair of the bodies can be closer), or an overlapping
+	// pair of convex shapes whose translation distance the expanding
+	// polytope proved minimal (Options.CertifyOverlap, and deep overlaps).
 	Certified bool
+	// Polytope counts the support points of the expanding polytope that
+	// checked an overlapping answer (0: not run).
+	Polytope int
 	// NonConvex flags a and b (bit 0: a, bit 1: b) that are not convex; their
 	// measures are in HullGapA/B (largest gap between body and convex hull).
 	NonConvex          uint8

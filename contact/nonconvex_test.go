@@ -318,9 +318,10 @@ func TestCertificateFarFromOrigin(t *testing.T) {
 // the other body (an elongated body's extreme point reaches beyond the
 // other's side): classify used to demand a witness inside and threw the
 // right pair away (0.72 and 0.73 too deep); a point inside both bodies now
-// proves the overlap. The other three lie in basins that none of the
-// multi-start's directions reaches: deepScan's sphere and climbs find them
-// (they were 0.009, 0.32 and 0.34 too deep).
+// proves the overlap. The other four lie in basins that none of the
+// multi-start's directions reaches (they were 0.009, 0.32, 0.34 and 0.16
+// too deep): the expanding polytope (epaCheck) finds them and certifies
+// every answer.
 func TestDeepOverlaps(t *testing.T) {
 	body := func(a [3]float64, e [2]float64, pos geom.Vec3, q geom.Quat) geom.Body {
 		return geom.Body{Shape: geom.Superovoid{A: a, Eps: e}, Pose: geom.Pose{Position: pos, Orientation: q}}
@@ -346,6 +347,10 @@ func TestDeepOverlaps(t *testing.T) {
 			geom.Vec3{}, geom.Quat{W: 0.2804404266187492, V: geom.Vec3{-0.6107298505761289, 0.4824582058589499, 0.5617795798465056}}),
 			body([3]float64{1.7971486631957114, 0.7739747402185368, 1.7100728959375497}, [2]float64{1.3283505584668651, 0.7008393327630336},
 				geom.Vec3{0.055954705950980885, -0.74897200683119, -0.3390228943328127}, geom.Quat{W: -0.1052072668491075, V: geom.Vec3{0.5124120981019321, -0.8510429915024189, 0.04572853961729301}})},
+		// The review's axis-aligned example: −1.49995 before the
+		// expanding polytope, −1.34321 now.
+		{body([3]float64{0.5, 0.5, 1.5}, [2]float64{0.5, 1.5}, geom.Vec3{}, geom.Quat{W: 0.5, V: geom.Vec3{0.5, 0.5, 0.5}}),
+			body([3]float64{0.5, 1.5, 1}, [2]float64{0.3, 1}, geom.Vec3{0.5, 0, 0.5}, geom.Quat{W: math.Sqrt(0.5), V: geom.Vec3{math.Sqrt(0.5), 0, 0}})},
 	}
 	const witnessesOutside = 2 // the first pairs
 	for i, p := range pairs {
@@ -354,6 +359,9 @@ func TestDeepOverlaps(t *testing.T) {
 		if !checkAgainstReference(t, &p[0], &p[1], res, fmt.Sprintf("deep pair %d", i)) {
 			t.Errorf("deep pair %d: %v is not the minimum translation", i, res.Distance)
 			continue
+		}
+		if !res.Certified || res.Polytope == 0 {
+			t.Errorf("deep pair %d: not certified by the expanding polytope (%d support points)", i, res.Polytope)
 		}
 		pr := newPair(&p[0], &p[1])
 		if i < witnessesOutside && (inside(pr.a, &pr.ta, res.Q, 1e-9) || inside(pr.b, &pr.tb, res.P, 1e-9)) {

@@ -155,17 +155,22 @@ func refGapAt(a, b *geom.Body, n geom.Vec3) float64 {
 }
 
 func refSignedDistance(a, b *geom.Body) (sd float64, nBest geom.Vec3) {
+	return refSignedDistanceN(a, b, 300, 8)
+}
+
+// refSignedDistanceN is refSignedDistance with nd sampled directions and up
+// to starts local ascents (deep overlaps have many local maxima).
+func refSignedDistanceN(a, b *geom.Body, nd, nstarts int) (sd float64, nBest geom.Vec3) {
 	ra, rb := newRefBody(a), newRefBody(b)
 	// Coarse pass with grid-only supports over a Fibonacci sphere.
 	type cand struct {
 		g float64
 		n geom.Vec3
 	}
-	const nd = 300
 	cands := make([]cand, 0, nd)
 	ga := math.Pi * (3 - math.Sqrt(5))
 	for i := 0; i < nd; i++ {
-		z := 1 - 2*(float64(i)+0.5)/nd
+		z := 1 - 2*(float64(i)+0.5)/float64(nd)
 		rr := math.Sqrt(1 - z*z)
 		d := geom.Vec3{rr * math.Cos(ga*float64(i)), rr * math.Sin(ga*float64(i)), z}
 		ha, hb := math.Inf(-1), math.Inf(-1)
@@ -185,7 +190,7 @@ func refSignedDistance(a, b *geom.Body) (sd float64, nBest geom.Vec3) {
 	// so that every basin of a local maximum near the top gets explored.
 	var starts []geom.Vec3
 	for _, c := range cands {
-		if len(starts) == 8 {
+		if len(starts) == nstarts {
 			break
 		}
 		ok := true

@@ -30,6 +30,12 @@ type Solver struct {
 	pre     warmState
 	havePre bool
 	reused  int // warm starts that used pre (tests)
+	// poly is the expanding polytope's scratch space (epaCheck).
+	poly epa
+	// overlapProven: this query has met a valid overlapping pair of two
+	// convex shapes, so the bodies overlap and classify need not prove it
+	// again for later pairs.
+	overlapProven bool
 	// eagerRank makes multiStart compute every ranking gap up front, as
 	// before its lazy ranking (tests compare the two).
 	eagerRank bool
@@ -123,6 +129,9 @@ type candidate struct {
 	// and certified holds its verdict (a candidate is never changed after
 	// classify but in finish, which comes after the verdict is used).
 	certChecked, certified bool
+	// mtdCertified: the expanding polytope proved this overlapping pair's
+	// translation distance minimal (epaCheck).
+	mtdCertified bool
 }
 
 // nearStationary is the scaled residual below which an unconverged
@@ -146,6 +155,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
 	}
 	pr := newPair(a, b)
+	sv.overlapProven = false
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
@@ -176,12 +186,15 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
 		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c)) {
+			if convex && !c.separated && sv.checkMTD(&pr, &c) {
+				sv.epaCheck(m, &pr, &c, &res)
+			}
 			res.Warm = true
 			res.QuadLevels = prev.QuadLevels
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
 			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
 			res.UsedGuess = prev.UsedGuess
-			sv.finish(&pr, &c, c.separated, &res)
+			sv.finish(&pr, &c, c.separated || c.mtdCertified, &res)
 			return res
 		}
 	}
@@ -204,7 +217,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
-	if best.valid && best.converged && !best.separated && -best.sd > deepOverlap*charLength(&pr) {
+	if !convex && best.valid && best.converged && !best.separated && -best.sd > deepOverlap*charLength(&pr) {
 		sv.deepScan(m, &pr, &best, &res) // a deep overlap: look for a better basin
 	}
 	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
@@ -278,8 +291,18 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	sv.finish(&pr, &best, best.separated && (convex || hullCertified(&pr, &best)), &res)
+	if convex && best.converged && !best.separated && sv.checkMTD(&pr, &best) {
+		sv.epaCheck(m, &pr, &best, &res)
+	}
+	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
 	return res
+}
+
+// checkMTD reports whether the expanding polytope checks an overlapping
+// answer of a convex pair: when asked (Options.CertifyOverlap), and always
+// for deep ones.
+func (sv *Solver) checkMTD(pr *pair, c *candidate) bool {
+	return sv.opt.CertifyOverlap || -c.sd > epaDeep*charLength(pr)
 }
 
 // certTol is the slack of the hull certificate, relative to the larger
@@ -490,12 +513,17 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// normal, never above the answer. Not for non-convex ones: a pair
 		// in a dent would read shallower than the true answer (review of
 		// 2026-11-23 found two), and a valid worse pair stops the later
-		// recovery stages.
-		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
+		// recovery stages. Once an overlap of two convex shapes is
+		// proven, every later overlapping pair is valid: its signed
+		// distance is the gap along its normal, never above the answer
+		// (the minimum translation's witnesses and their midpoint can all
+		// lie outside both bodies: TestDeepOverlaps' last pair).
+		if !(pr.convex && sv.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) {
 			return c
 		}
 		c.sd = -dist
+		sv.overlapProven = pr.convex
 	}
 	c.valid = true
 	return c

@@ -624,7 +624,7 @@ var (
 )
 
 func (d *decoder) solver(n *node, path string, s *Solver) error {
-	m, err := d.fields(n, path, "method", "guess", "tol", "max_iter", "quad_levels", "octree_depth", "warm_start", "margin")
+	m, err := d.fields(n, path, "method", "guess", "tol", "max_iter", "quad_levels", "octree_depth", "warm_start", "certify_overlap", "margin")
 	if err != nil {
 		return err
 	}
@@ -664,6 +664,11 @@ func (d *decoder) solver(n *node, path string, s *Solver) error {
 	}
 	if vn, ok := m["warm_start"]; ok {
 		if s.WarmStart, err = d.boolean(vn, join(path, "warm_start")); err != nil {
+			return err
+		}
+	}
+	if vn, ok := m["certify_overlap"]; ok {
+		if s.CertifyOverlap, err = d.boolean(vn, join(path, "certify_overlap")); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,7 @@ func Marshal(s *Scene) ([]byte, error) {
 		`, "quad_levels": `+strconv.Itoa(sv.QuadLevels)+
 		`, "octree_depth": `+strconv.Itoa(sv.OctreeDepth)+
 		`, "warm_start": `+strconv.FormatBool(sv.WarmStart)+
+		`, "certify_overlap": `+strconv.FormatBool(sv.CertifyOverlap)+
 		`, "margin": `+w.num(sv.Margin)+"}", false)
 	w.raw("  \"objects\": [")
 	for i := range s.Objects {

@@ -60,7 +60,7 @@ func randomScene(seed int64) *Scene {
 	}
 	s.Solver = Solver{Method: contact.Method(r.Intn(3)), Guess: contact.Guess(r.Intn(3)),
 		Tol: math.Pow(10, u(-15, -2)), MaxIter: 1 + r.Intn(1000), QuadLevels: 1 + r.Intn(contact.MaxQuadLevels),
-		OctreeDepth: 1 + r.Intn(MaxOctreeDepth), WarmStart: r.Intn(2) == 0}
+		OctreeDepth: 1 + r.Intn(MaxOctreeDepth), WarmStart: r.Intn(2) == 0, CertifyOverlap: r.Intn(2) == 0}
 	if r.Intn(2) == 0 {
 		s.Solver.Margin = u(0, 3)
 	}
@@ -259,9 +259,13 @@ func TestDefaults(t *testing.T) {
 	if s.Overlays != DefaultOverlays() || s.Solver != DefaultSolver() || s.Bodies != nil || s.Joints != nil {
 		t.Errorf("scene defaults: %+v %+v", s.Overlays, s.Solver)
 	}
+	// The scene asks for certified overlaps (the view labels them), the
+	// rest is contact's defaults.
 	o := s.Solver.Options()
-	if o != contact.DefaultOptions() {
-		t.Errorf("Options() = %+v, want contact.DefaultOptions()", o)
+	want := contact.DefaultOptions()
+	want.CertifyOverlap = true
+	if o != want {
+		t.Errorf("Options() = %+v, want contact.DefaultOptions() with CertifyOverlap", o)
 	}
 	if got := a.Body(); got.Shape != a.Shape || got.Pose != a.Pose {
 		t.Error("Body() does not carry shape and pose")
@@ -392,6 +396,8 @@ var errorCases = []errorCase{
 		"x.json: solver.max_iter = 0: must be in [1, 1000]", true},
 	{"solver quad_levels", sceneWith(obj("a", okShape), `, "solver": {"quad_levels": 13}`),
 		"x.json: solver.quad_levels = 13: must be in [1, 12]", true},
+	{"solver certify_overlap", sceneWith(obj("a", okShape), `, "solver": {"certify_overlap": "yes"}`),
+		`x.json: solver.certify_overlap = "yes": must be true or false, not a string`, true},
 	{"body unknown object", sceneWith(obj("a", okShape), `, "bodies": [{"name": "f", "objects": ["a", "b"]}]`),
 		`x.json: bodies[0].objects[1] = "b": no object has this name`, false},
 	{"object in two bodies", sceneWith(obj("a", okShape), `, "bodies": [{"name": "f", "objects": ["a"]}, {"name": "g", "objects": ["a"]}]`),

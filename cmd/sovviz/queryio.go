@@ -449,8 +449,9 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 		return msg + "; not certified: the common-normal conditions cannot prove a pair on a non-convex body global, and " +
 			"the closest pair lies where the convex hull bridges over the body; this is the best pair found from several starts"
 	default:
-		return msg + "; not certified: overlapping answers are never certified, and on a non-convex body the " +
-			"common-normal conditions cannot prove the translation distance minimal; this is the best pair found from several starts"
+		return msg + "; not certified: on a non-convex body neither the common-normal conditions nor the expanding " +
+			"polytope (which bounds the convex hulls' translation distance) can prove the translation distance minimal; " +
+			"this is the best pair found from several starts"
 	}
 }
 

@@ -1,0 +1,243 @@
+package contact
+
+import "math"
+
+// The expanding polytope (EPA) bounds the minimum translation distance of
+// two overlapping convex bodies from both sides. Their difference body
+// C = A − B (support s_A(n) − s_B(−n)) holds the origin, and the MTD is the
+// origin's distance to C's boundary, min over unit n of h_C(n) (math.md §3).
+// A polytope spanned by support points of C lies inside C, so the origin's
+// distance to the polytope's boundary, the smallest of its faces' plane
+// distances, is a lower bound; h_C along any face normal is an upper bound.
+// Expanding the closest face by the support point along its normal drives
+// the two together wherever the minimum lies: unlike the multi-start's
+// local searches it cannot stay in a worse basin. Newton then polishes the
+// pair from the best direction's support points, and the lower bound
+// certifies the answer.
+
+const (
+	epaMaxV = 160           // polytope vertices
+	epaMaxF = 2*epaMaxV - 4 // faces of a closed triangulated polytope
+	epaMaxE = 3 * epaMaxF   // directed edges of the faces that a new vertex sees
+)
+
+// epaFace is a triangle of the polytope, its vertices counter-clockwise
+// seen from outside, with its outward unit normal and plane distance.
+type epaFace struct {
+	v [3]int16
+	n vec
+	d float64
+}
+
+// epa is the expanding polytope's scratch space, kept in the Solver so that
+// a query allocates nothing.
+type epa struct {
+	w      [epaMaxV]vec // support points of C = A − B (world)
+	lp, lq [epaMaxV]vec // the bodies' local support points
+	nv     int
+	f      [epaMaxF]epaFace
+	nf     int
+	edges  [epaMaxE][2]int16
+	iters  int // support points added after the initial polytope (tests)
+}
+
+// epaBounds is what the expanding polytope proved.
+type epaBounds struct {
+	lower, upper float64 // lower ≤ MTD ≤ upper (lower = −Inf: nothing proven)
+	n            vec     // the direction of upper
+	lp, lq       vec     // the bodies' local support points along n and −n
+}
+
+// support adds the support point of C along the world direction n as a
+// new vertex (not yet in any face) and returns its index.
+func (e *epa) support(pr *pair, n vec) int {
+	i := e.nv
+	e.lp[i] = exactSupport(pr.a, pr.ta.InvDir(n))
+	e.lq[i] = exactSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+	e.w[i] = pr.ta.Point(e.lp[i]).Sub(pr.tb.Point(e.lq[i]))
+	e.nv++
+	return i
+}
+
+// face appends the triangle (i, j, k) and reports false when it is too thin
+// to have a normal.
+func (e *epa) face(i, j, k int) bool {
+	a, b, c := e.w[i], e.w[j], e.w[k]
+	n := b.Sub(a).Cross(c.Sub(a))
+	l := n.Len()
+	if !(l > 0) || e.nf == epaMaxF {
+		return false
+	}
+	n = n.Mul(1 / l)
+	e.f[e.nf] = epaFace{v: [3]int16{int16(i), int16(j), int16(k)}, n: n, d: n.Dot(a)}
+	e.nf++
+	return true
+}
+
+// add makes vertex p part of the polytope: the faces that p sees are
+// replaced by a fan from p to their horizon. It reports whether p saw a
+// face (a point inside sees none), and broken when a new face was too thin
+// to have a normal: the polytope is then unusable.
+func (e *epa) add(p int, eps float64) (added, broken bool) {
+	ne := 0
+	w := e.w[p]
+	for k := 0; k < e.nf; {
+		f := &e.f[k]
+		if f.n.Dot(w)-f.d <= eps {
+			k++
+			continue
+		}
+		for j := 0; j < 3; j++ {
+			e.edges[ne] = [2]int16{f.v[j], f.v[(j+1)%3]}
+			ne++
+		}
+		// Remove it: the last face takes its place (the order of the
+		// faces does not matter).
+		e.nf--
+		e.f[k] = e.f[e.nf]
+	}
+	if ne == 0 {
+		return false, false
+	}
+	// A horizon edge belongs to one visible face only: its reverse is not
+	// among the visible faces' edges.
+	for i := 0; i < ne; i++ {
+		ed := e.edges[i]
+		shared := false
+		for j := 0; j < ne; j++ {
+			if e.edges[j][0] == ed[1] && e.edges[j][1] == ed[0] {
+				shared = true
+				break
+			}
+		}
+		if !shared && !e.face(int(ed[0]), int(ed[1]), p) {
+			return true, true
+		}
+	}
+	return true, false
+}
+
+// epaDirs are the initial polytope's directions: the axes and the
+// diagonals (unnormalised; supports scale).
+var epaDirs = [14]vec{
+	{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
+	{1, 1, 1}, {-1, -1, -1}, {1, -1, 1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, -1}, {-1, 1, 1},
+}
+
+// run expands the polytope of C for pr, from the supports along 14 fixed
+// directions, until the bounds are within tol, the
+// lower bound reaches stop, or it runs out of room. ok is false when no
+// polytope could be built (flat supports); lower is −Inf until the
+// polytope holds the origin. The bodies must overlap: for separated ones
+// the polytope never holds the origin and the search runs until it is full.
+func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
+	maxV := epaMaxV
+	e.nv, e.nf, e.iters = 0, 0, 0
+	b.lower, b.upper = math.Inf(-1), math.Inf(1)
+	for _, d := range epaDirs {
+		// (Not the answer's normal too: support points then cluster
+		// about it, the new faces are slivers, and the polytope needed
+		// 92 points on the paper battery's convex overlaps instead of 50.)
+		n := d.Normalize()
+		i := e.support(pr, n)
+		if h := n.Dot(e.w[i]); h < b.upper {
+			b.upper, b.n, b.lp, b.lq = h, n, e.lp[i], e.lq[i]
+		}
+	}
+	// A first tetrahedron as large as the quickhull choice makes it: the
+	// farthest point from the first, then from their line, then from
+	// their plane.
+	scale := 0.0
+	for i := 1; i < e.nv; i++ {
+		scale = max(scale, e.w[i].Sub(e.w[0]).Len())
+	}
+	eps := 1e-12 * scale
+	i1, i2, i3 := 0, 0, 0
+	far := func(f func(v vec) float64) (int, float64) {
+		bi, bv := 0, -1.0
+		for i := 0; i < e.nv; i++ {
+			if v := f(e.w[i]); v > bv {
+				bi, bv = i, v
+			}
+		}
+		return bi, bv
+	}
+	i1, _ = far(func(v vec) float64 { return v.Sub(e.w[0]).Len() })
+	u := e.w[i1].Sub(e.w[0]).Normalize()
+	i2, l2 := far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
+	pn := e.w[i1].Sub(e.w[0]).Cross(e.w[i2].Sub(e.w[0])).Normalize()
+	i3, l3 := far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
+	if !(l2 > 1e-9*scale && l3 > 1e-9*scale) {
+		return b, false
+	}
+	if pn.Dot(e.w[i3].Sub(e.w[0])) > 0 {
+		i1, i2 = i2, i1 // so that (0, i1, i2) faces away from i3
+	}
+	if !e.face(0, i1, i2) || !e.face(0, i3, i1) || !e.face(i1, i3, i2) || !e.face(0, i2, i3) {
+		return b, false
+	}
+	for i := 1; i < e.nv; i++ {
+		if i != i1 && i != i2 && i != i3 {
+			if _, broken := e.add(i, eps); broken {
+				return b, false
+			}
+		}
+	}
+	for e.nf > 0 {
+		// The closest face: its plane distance is the lower bound once
+		// every face has the origin behind it.
+		c := 0
+		for k := 1; k < e.nf; k++ {
+			if e.f[k].d < e.f[c].d {
+				c = k
+			}
+		}
+		f := e.f[c]
+		if f.d > 0 {
+			b.lower = f.d
+		}
+		if b.upper-b.lower <= tol || b.lower >= stop || e.nv == maxV {
+			return b, true
+		}
+		p := e.support(pr, f.n)
+		if h := f.n.Dot(e.w[p]); h < b.upper {
+			b.upper, b.n, b.lp, b.lq = h, f.n, e.lp[p], e.lq[p]
+		}
+		if f.n.Dot(e.w[p])-f.d <= eps {
+			return b, true // no point beyond the face: C is flat there
+		}
+		if added, broken := e.add(p, eps); !added || broken {
+			// (A point beyond the closest face always sees it; not
+			// added means rounding.) The bounds proven so far stand.
+			return b, !broken || b.lower > math.Inf(-1)
+		}
+		e.iters++
+	}
+	return b, false
+}
+
+// epaDeep is the depth, relative to the smaller body's smallest semi-axis,
+// from which the overlapping answer of a convex pair is always checked by
+// the expanding polytope: deeper, the gap's local maxima multiply and the
+// multi-start's few directions can all miss the best basin.
+const epaDeep = 0.3
+
+// epaCheck proves an overlapping answer of a convex pair minimal, or finds
+// a better one: the polytope runs until its lower bound reaches the answer
+// (within certTol) or its bounds meet. When its best direction beats the
+// answer, Newton starts from that direction's support points.
+func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
+	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
+	bd, ok := sv.poly.run(pr, tol, -best.sd-tol)
+	res.Polytope += sv.poly.nv
+	if !ok {
+		return
+	}
+	if bd.upper < -best.sd-tol {
+		c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
+		if better(&c, best) {
+			*best = c
+		}
+	}
+	best.mtdCertified = best.valid && best.converged && !best.separated && -best.sd <= bd.lower+tol
+}

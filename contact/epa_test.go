@@ -1,0 +1,144 @@
+package contact
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// TestEPABounds checks the expanding polytope's bounds of the minimum
+// translation distance against the reference search on deep and shallow
+// overlaps of convex pairs: lower never above the reference's MTD (which is
+// at least the true one), upper equal to the independent h_C along its
+// direction, and the two within the tolerance asked for.
+func TestEPABounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	var e epa
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	hist := map[int]int{}
+	for k := 0; k < n; k++ {
+		a, b := nextDeepPair(r, []float64{0.1, 0.3, 0.6}[k%3], k%2 == 1)
+		pr := newPair(&a, &b)
+		ref, _ := refSignedDistance(&a, &b)
+		if ref >= 0 {
+			continue
+		}
+		tol := 1e-9 * max(maxAxis(pr.a), maxAxis(pr.b))
+		bd, ok := e.run(&pr, tol, math.Inf(1))
+		hist[e.iters/10*10]++
+		if !ok || math.IsInf(bd.lower, -1) {
+			t.Errorf("pair %d: no bounds (ok %v, lower %v)", k, ok, bd.lower)
+			continue
+		}
+		if bd.lower > -ref+1e-9 {
+			t.Errorf("pair %d: lower bound %.12f above the reference MTD %.12f", k, bd.lower, -ref)
+		}
+		if at := -refGapAt(&a, &b, bd.n); math.Abs(at-bd.upper) > 1e-9 {
+			t.Errorf("pair %d: upper bound %.12f, independent h_C there %.12f", k, bd.upper, at)
+		}
+		if bd.upper-bd.lower > tol && e.nv < epaMaxV {
+			t.Errorf("pair %d: stopped at bounds %.12f..%.12f with room left", k, bd.lower, bd.upper)
+		}
+		t.Logf("pair %d: ref %.9f lower %.12f upper %.12f iters %d nv %d", k, -ref, bd.lower, bd.upper, e.iters, e.nv)
+	}
+	t.Logf("iterations histogram (by tens): %v", hist)
+}
+
+// BenchmarkEPA times the expanding polytope to certTol on deep overlaps
+// (centres within 0.3 × the bounding radii sum) of untapered and of tapered
+// convex shapes.
+func BenchmarkEPA(b *testing.B) {
+	for _, tapered := range []bool{false, true} {
+		name := "untapered"
+		if tapered {
+			name = "tapered"
+		}
+		b.Run(name, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(5, 11))
+			var prs []pair
+			for len(prs) < 64 {
+				a, bb := nextDeepPair(r, 0.3, tapered)
+				prs = append(prs, newPair(&a, &bb))
+			}
+			var e epa
+			b.ResetTimer()
+			it := 0
+			for i := 0; i < b.N; i++ {
+				pr := &prs[i%len(prs)]
+				e.run(pr, certTol*max(maxAxis(pr.a), maxAxis(pr.b)), math.Inf(1))
+				it += e.nv
+			}
+			b.ReportMetric(float64(it)/float64(b.N), "points/op")
+		})
+	}
+}
+
+// TestCertifyOverlap: with Options.CertifyOverlap every overlapping answer
+// of a convex pair in the wide battery is certified and matches the
+// reference search; without it, shallow overlaps are left to the
+// multi-start (no polytope, not certified), and the answers are the same.
+func TestCertifyOverlap(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 4))
+	n := 24
+	if testing.Short() {
+		n = 8
+	}
+	on := DefaultOptions()
+	on.CertifyOverlap = true
+	svOn, svOff := NewSolver(on), NewSolver(DefaultOptions())
+	ovl := 0
+	for i := 0; i < n; i++ {
+		a, b := battery(r, 1)
+		res := svOn.Query(&a, &b)
+		if res.Distance >= 0 {
+			continue
+		}
+		ovl++
+		if !res.Certified || res.Polytope == 0 {
+			t.Errorf("pair %d: overlap %.12f not certified (polytope points %d)", i, res.Distance, res.Polytope)
+		}
+		checkAgainstReference(t, &a, &b, res, fmt.Sprintf("pair %d", i))
+		off := svOff.Query(&a, &b)
+		shallow := -off.Distance <= epaDeep*math.Min(minAxis(&a.Shape), minAxis(&b.Shape))
+		if shallow && (off.Certified || off.Polytope != 0) {
+			t.Errorf("pair %d: shallow overlap checked by the polytope without CertifyOverlap", i)
+		}
+		if math.Abs(off.Distance-res.Distance) > 1e-9 {
+			t.Errorf("pair %d: %.12f with the certificate, %.12f without", i, res.Distance, off.Distance)
+		}
+	}
+	if ovl < n/4 {
+		t.Fatalf("only %d overlapping pairs of %d", ovl, n)
+	}
+}
+
+// TestCertifyOverlapWarm: a warm-started overlapping convex pair is
+// certified too, step after step.
+func TestCertifyOverlapWarm(t *testing.T) {
+	opt := DefaultOptions()
+	opt.CertifyOverlap = true
+	sv := NewSolver(opt)
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 0.6, 0.8}, Eps: [2]float64{0.5, 0.8}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7, 0.9, 0.5}, Eps: [2]float64{1.2, 0.4}},
+		Pose: geom.Pose{Position: geom.Vec3{1.2, 0.3, 0.2}, Orientation: geom.Quat{W: 1}}}
+	a.Pose.Orientation = geom.Quat{W: 1}
+	prev := sv.Query(&a, &b)
+	for k := 0; k < 10; k++ {
+		b.Pose.Position = b.Pose.Position.Add(geom.Vec3{-0.01, 0.002, 0})
+		res := sv.QueryWarm(&a, &b, &prev)
+		if res.Distance >= 0 || !res.Warm || !res.Certified {
+			t.Fatalf("step %d: distance %.9f warm %v certified %v", k, res.Distance, res.Warm, res.Certified)
+		}
+		prev = res
+	}
+	// The polytope lives in the solver: certifying allocates nothing.
+	if n := testing.AllocsPerRun(20, func() { prev = sv.Query(&a, &b) }); n != 0 || prev.Polytope == 0 {
+		t.Errorf("certified query: %v allocations, %d polytope points", n, prev.Polytope)
+	}
+}
