@@ -115,3 +115,45 @@ func TestDeepOverlapSweepPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestNonConvexDeepOverlaps: deep overlaps of random tapered shapes (most
+// of them non-convex; centres within 0.1 × the sum of the bounding radii).
+// Translating b along any direction n by the hulls' h_C(n) separates the
+// hulls, hence the bodies, so no overlapping answer may be deeper than the
+// reference search's best such translation, and none may fail. Before the
+// expanding polytope checked these answers, 33% of them were deeper (by up
+// to 1.7), and 32 of 783 queries at three depths failed: Newton's starts
+// failed or ended in worse basins.
+func TestNonConvexDeepOverlaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 2))
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	n := 24
+	if testing.Short() {
+		n = 8
+	}
+	sv := NewSolver(DefaultOptions())
+	checked := 0
+	for k := 0; k < n; k++ {
+		mk := func() geom.Superovoid {
+			return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(0.1, 1.95)},
+				Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
+		}
+		a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		b := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		b.Pose.Position = dir.Mul(0.1 * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()) * math.Cbrt(r.Float64()))
+		res := sv.Query(&a, &b)
+		if res.NonConvex == 0 {
+			continue
+		}
+		checked++
+		ref, _ := refSignedDistance(&a, &b) // a separating translation of the hulls: −ref
+		if res.Distance >= 0 || res.Distance < ref-1e-6 || res.Certified {
+			t.Errorf("pair %d: got %.9f (%v, certified %v), the hulls separate after a translation of %.9f",
+				k, res.Distance, res.Status, res.Certified, -ref)
+		}
+	}
+	if checked < n/2 {
+		t.Fatalf("only %d of %d pairs checked", checked, n)
+	}
+}

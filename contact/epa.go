@@ -238,6 +238,59 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 		if better(&c, best) {
 			*best = c
 		}
+		if -best.sd > bd.upper+tol {
+			// Newton's pair from there was not kept (pointy tips and
+			// flat faces stall it; a non-convex shape's witness can fail
+			// the support check): the polytope's own pair is still a
+			// proven translation, shallower than the answer.
+			*best = epaPair(pr, &bd)
+		}
 	}
-	best.mtdCertified = best.valid && best.converged && !best.separated && -best.sd <= bd.lower+tol
+	// Only for convex pairs: with a dent the bodies' translation distance
+	// can be below the hulls', which the lower bound is about.
+	best.mtdCertified = pr.convex && best.valid && best.converged && !best.separated && -best.sd <= bd.lower+tol
+}
+
+// epaPair is the pair of support points along the polytope's best
+// direction as an answer: translating b by bd.upper along bd.n separates
+// the hulls, hence the bodies, so for overlapping bodies the minimum
+// translation distance is at most bd.upper, to which this pair's signed
+// distance is equal. Its normals are the direction itself (the support
+// points' normals); the witnesses are within about √(upper − lower) of
+// the hulls' minimum translation pair, and |Q − P| exceeds bd.upper by
+// about the square of that. The caller must know that the bodies overlap.
+func epaPair(pr *pair, bd *epaBounds) candidate {
+	c := candidate{valid: true, converged: true, method: Implicit, lp: bd.lp, lq: bd.lq, sd: -bd.upper}
+	c.x = [6]float64{bd.lp[0], bd.lp[1], bd.lp[2], bd.lq[0], bd.lq[1], bd.lq[2]}
+	c.P, c.Q = pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
+	c.nP, c.nQ = bd.n, bd.n.Mul(-1)
+	return c
+}
+
+// epaRescue looks for an overlapping answer when no start gave a valid
+// pair: if the hulls overlap (the polytope's lower bound is positive) and
+// the bodies do too (always for convex shapes, else a point inside both:
+// the polytope pair's midpoint or a centre), Newton polishes the
+// polytope's pair, or the pair itself is the answer.
+func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
+	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
+	bd, ok := sv.poly.run(pr, tol, math.Inf(1))
+	res.Polytope += sv.poly.nv
+	if !ok || !(bd.lower > 0) {
+		return
+	}
+	P, Q := pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
+	if !pr.convex && !insideBoth(pr, P.Add(Q).Mul(0.5)) && !insideBoth(pr, pr.ta.T) && !insideBoth(pr, pr.tb.T) {
+		return
+	}
+	sv.overlapProven = true
+	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
+	if better(&c, best) {
+		*best = c
+	}
+	if !best.valid || best.separated || -best.sd > bd.upper+tol {
+		// (A separated pair is wrong here: the bodies overlap.)
+		*best = epaPair(pr, &bd)
+	}
+	best.mtdCertified = pr.convex && best.converged && !best.separated && -best.sd <= bd.lower+tol
 }

@@ -32,9 +32,9 @@ type Solver struct {
 	reused  int // warm starts that used pre (tests)
 	// poly is the expanding polytope's scratch space (epaCheck).
 	poly epa
-	// overlapProven: this query has met a valid overlapping pair of two
-	// convex shapes, so the bodies overlap and classify need not prove it
-	// again for later pairs.
+	// overlapProven: this query has met a valid overlapping pair, so the
+	// bodies overlap and classify need not prove it again for later pairs
+	// (see there).
 	overlapProven bool
 	// eagerRank makes multiStart compute every ranking gap up front, as
 	// before its lazy ranking (tests compare the two).
@@ -186,7 +186,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
 		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c)) {
-			if convex && !c.separated && sv.checkMTD(&pr, &c) {
+			if !c.separated && sv.checkMTD(&pr, &c) {
 				sv.epaCheck(m, &pr, &c, &res)
 			}
 			res.Warm = true
@@ -287,11 +287,16 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			}
 		}
 	}
+	if !best.valid || (!best.converged && best.slack == 0) {
+		// Nothing valid (or nothing converged) from every start: the
+		// polytope can still prove an overlap and find its translation.
+		sv.epaRescue(m, &pr, &best, &res)
+	}
 	if !best.valid {
 		sv.fail(&pr, &res)
 		return res
 	}
-	if convex && best.converged && !best.separated && sv.checkMTD(&pr, &best) {
+	if best.converged && !best.separated && sv.checkMTD(&pr, &best) {
 		sv.epaCheck(m, &pr, &best, &res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
@@ -299,9 +304,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 }
 
 // checkMTD reports whether the expanding polytope checks an overlapping
-// answer of a convex pair: when asked (Options.CertifyOverlap), and always
-// for deep ones.
+// answer: for a convex pair when asked (Options.CertifyOverlap) and always
+// when deep; for a pair with a non-convex shape, where it can only show an
+// answer too deep, when deeper than deepOverlap.
 func (sv *Solver) checkMTD(pr *pair, c *candidate) bool {
+	if !pr.convex {
+		return -c.sd > deepOverlap*charLength(pr)
+	}
 	return sv.opt.CertifyOverlap || -c.sd > epaDeep*charLength(pr)
 }
 
@@ -324,13 +333,21 @@ const certTol = 1e-9
 // convex shape the witness point, whose normal is ±n, is already its
 // support point.
 func hullCertified(pr *pair, c *candidate) bool {
-	ia, ib := pr.ia, pr.ib
 	if !c.valid || !c.separated {
 		return false
 	}
 	if c.certChecked {
 		return c.certified
 	}
+	return supportWitnesses(pr, c)
+}
+
+// supportWitnesses reports whether each witness point of c is its body's
+// support point along its own normal (to certTol in all), so that the
+// pair's signed distance is gap(n), the signed distance of the convex
+// hulls along n. A convex shape's witness is one already.
+func supportWitnesses(pr *pair, c *candidate) bool {
+	ia, ib := pr.ia, pr.ib
 	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
 	// about bodies a nanometre across.
 	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
@@ -513,17 +530,22 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// normal, never above the answer. Not for non-convex ones: a pair
 		// in a dent would read shallower than the true answer (review of
 		// 2026-11-23 found two), and a valid worse pair stops the later
-		// recovery stages. Once an overlap of two convex shapes is
-		// proven, every later overlapping pair is valid: its signed
-		// distance is the gap along its normal, never above the answer
-		// (the minimum translation's witnesses and their midpoint can all
-		// lie outside both bodies: TestDeepOverlaps' last pair).
-		if !(pr.convex && sv.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
-			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) {
+		// recovery stages. Once an overlap is proven, a later pair of two
+		// convex shapes is valid: its signed distance is the gap along its
+		// normal, never above the answer (the minimum translation's
+		// witnesses and their midpoint can all lie outside both bodies:
+		// TestDeepOverlapSweepPairs). So is a pair with a non-convex shape
+		// whose witnesses are both support points: its translation
+		// separates the hulls, hence the bodies, so it is never shallower
+		// than the answer (the expanding polytope's seeds on deep
+		// overlaps: TestNonConvexDeepOverlaps).
+		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
+			!(pr.convex && (sv.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
+			!(!pr.convex && sv.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
 			return c
 		}
 		c.sd = -dist
-		sv.overlapProven = pr.convex
+		sv.overlapProven = true
 	}
 	c.valid = true
 	return c
