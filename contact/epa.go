@@ -52,8 +52,8 @@ type epaBounds struct {
 // new vertex (not yet in any face) and returns its index.
 func (e *epa) support(pr *pair, n vec) int {
 	i := e.nv
-	e.lp[i] = exactSupport(pr.a, pr.ta.InvDir(n))
-	e.lq[i] = exactSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+	e.lp[i] = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
+	e.lq[i] = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
 	e.w[i] = pr.ta.Point(e.lp[i]).Sub(pr.tb.Point(e.lq[i]))
 	e.nv++
 	return i

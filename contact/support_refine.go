@@ -10,8 +10,18 @@ import (
 // form for superellipsoids, geom's global point with a given normal for
 // tapered shapes.
 func exactSupport(s *geom.Superovoid, n vec) vec {
+	return exactSupportOf(s, n, false)
+}
+
+// exactSupportOf is exactSupport with the shape's convexity known (the
+// solver's analysis): the support point of a convex superovoid is found
+// by one root search instead of a scan.
+func exactSupportOf(s *geom.Superovoid, n vec, convex bool) vec {
 	if s.IsSuperellipsoid() && n[0] != 0 && n[1] != 0 && n[2] != 0 {
 		return approxSupport(s, n) // exact without taper
+	}
+	if convex {
+		return s.SupportOfConvex(n)
 	}
 	x, _, _, _ := s.PointWithNormal(n)
 	return x

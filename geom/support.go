@@ -140,6 +140,21 @@ func (s *Superovoid) knownConvex() bool {
 // maximiser of n·x over the body (its normal is n too). ok is false only
 // for a zero or non-finite n.
 func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
+	return s.pointWithNormal(n, s.knownConvex())
+}
+
+// SupportOfConvex is PointWithNormal's point for a shape the caller knows
+// to be convex (Convexity says so): the profile then has a single maximum,
+// and one safeguarded root search finds it where PointWithNormal scans
+// the whole section stack for a shape it cannot prove convex itself (tx ≠
+// ty; about ten times faster there). On a shape that is not convex it can
+// return a local maximum, not the support point.
+func (s *Superovoid) SupportOfConvex(n Vec3) Vec3 {
+	x, _, _, _ := s.pointWithNormal(n, true)
+	return x
+}
+
+func (s *Superovoid) pointWithNormal(n Vec3, convex bool) (x Vec3, p1, p2 float64, ok bool) {
 	if !finite3(n) || (n[0] == 0 && n[1] == 0 && n[2] == 0) {
 		return Vec3{}, 0, 0, false
 	}
@@ -174,7 +189,7 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 		n0 := FastExp(ln0)
 		bound := 2*math.Abs(p.c)/n0 + 2
 		var tau float64
-		if s.knownConvex() {
+		if convex {
 			tau = p.solve(-bound, bound, p.c/n0)
 		} else {
 			tau = s.globalTau(&p, bound)

@@ -189,3 +189,28 @@ func TestPointWithNormalNearAxis(t *testing.T) {
 		}
 	}
 }
+
+// TestSupportOfConvex: on shapes that Convexity proves convex but that
+// PointWithNormal cannot (tx ≠ ty, or e2 above 1.38), the single root
+// search of SupportOfConvex finds the same support point as the scan.
+func TestSupportOfConvex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	shapes := 0
+	for shapes < 25 {
+		s := Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(1, 1.9)},
+			Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
+		if s.knownConvex() || !s.Convexity().Convex {
+			continue
+		}
+		shapes++
+		for k := 0; k < 200; k++ {
+			n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+			want, _, _, _ := s.PointWithNormal(n)
+			got := s.SupportOfConvex(n)
+			if d := got.Sub(want).Len(); !(d <= 1e-9*s.A[0]+1e-9) && math.Abs(n.Dot(got)-n.Dot(want)) > 1e-12*n.Len() {
+				t.Fatalf("shape %+v n %v: SupportOfConvex %v, PointWithNormal %v", s, n, got, want)
+			}
+		}
+	}
+}
