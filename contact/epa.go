@@ -16,7 +16,10 @@ import "math"
 // certifies the answer.
 
 const (
-	epaMaxV = 160           // polytope vertices
+	// Polytope vertices: about 50 certify a typical overlap, 170 two
+	// symmetric copies of a body at the same pose (four equal minima); a
+	// sphere in a sphere (a minimum everywhere) is never certified.
+	epaMaxV = 400
 	epaMaxF = 2*epaMaxV - 4 // faces of a closed triangulated polytope
 	epaMaxE = 3 * epaMaxF   // directed edges of the faces that a new vertex sees
 )
@@ -228,7 +231,13 @@ const epaDeep = 0.3
 // answer, Newton starts from that direction's support points.
 func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
-	bd, ok := sv.poly.run(pr, tol, -best.sd-tol)
+	if -best.sd <= tol {
+		// A touching pair: 0 ≤ MTD ≤ the answer's, within tol. (The
+		// polytope could not prove it: the origin sits on C's boundary.)
+		best.mtdCertified = pr.convex
+		return
+	}
+	bd, ok := sv.polytope().run(pr, tol, -best.sd-tol)
 	res.Polytope += sv.poly.nv
 	if !ok {
 		return
@@ -274,7 +283,7 @@ func epaPair(pr *pair, bd *epaBounds) candidate {
 // polytope's pair, or the pair itself is the answer.
 func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
-	bd, ok := sv.poly.run(pr, tol, math.Inf(1))
+	bd, ok := sv.polytope().run(pr, tol, math.Inf(1))
 	res.Polytope += sv.poly.nv
 	if !ok || !(bd.lower > 0) {
 		return
@@ -293,4 +302,12 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 		*best = epaPair(pr, &bd)
 	}
 	best.mtdCertified = pr.convex && best.converged && !best.separated && -best.sd <= bd.lower+tol
+}
+
+// polytope returns the solver's polytope scratch space, made on first use.
+func (sv *Solver) polytope() *epa {
+	if sv.poly == nil {
+		sv.poly = new(epa)
+	}
+	return sv.poly
 }

@@ -30,8 +30,9 @@ type Solver struct {
 	pre     warmState
 	havePre bool
 	reused  int // warm starts that used pre (tests)
-	// poly is the expanding polytope's scratch space (epaCheck).
-	poly epa
+	// poly is the expanding polytope's scratch space (epaCheck), made on
+	// first use: 80 kB that most solvers never need.
+	poly *epa
 	// overlapProven: this query has met a valid overlapping pair, so the
 	// bodies overlap and classify need not prove it again for later pairs
 	// (see there).
@@ -81,7 +82,7 @@ func (sv *Solver) Options() Options { return sv.opt }
 // SetOptions changes the options for later queries. The per-shape caches
 // are kept (octrees are keyed by their depth too).
 func (sv *Solver) SetOptions(opt Options) {
-	*sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes, octs: sv.octs, octsOld: sv.octsOld}
+	*sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes, octs: sv.octs, octsOld: sv.octsOld, poly: sv.poly}
 }
 
 // Query computes the contact between a and b from a fresh initial guess.
