@@ -597,8 +597,12 @@ func benchCommandLine(ba *benchArgs) string {
 	if len(ba.methods) == 1 {
 		method = ba.methods[0].String()
 	}
-	return fmt.Sprintf("-n %d -seed %d -method %s -guess %s -levels %d -warm-steps %d -tol %g -repeat %d",
+	cmd := fmt.Sprintf("-n %d -seed %d -method %s -guess %s -levels %d -warm-steps %d -tol %g -repeat %d",
 		ba.n, ba.seed, method, ba.guess, ba.levels, ba.warmSteps, ba.tol, ba.repeat)
+	if ba.certify {
+		cmd += " -certify"
+	}
+	return cmd
 }
 
 // progress reports a long run on stderr: a redrawn bar on a terminal, a

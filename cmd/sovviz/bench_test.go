@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -235,5 +236,31 @@ func TestProgressBar(t *testing.T) {
 	}
 	if newProgress(&buf).tty {
 		t.Errorf("a buffer is not a terminal")
+	}
+}
+
+// TestBenchCertify: -certify certifies the overlapping pairs of convex
+// shapes too (more certified answers than without it, on the same
+// battery), and the reproduce line says so.
+func TestBenchCertify(t *testing.T) {
+	certified := func(args ...string) (float64, string) {
+		out, stderr, code := runCmd(t, "", append([]string{"bench", "-n", "150", "-method", "implicit", "-guess", "support", "-warm-steps", "0", "-repeat", "1"}, args...)...)
+		if code != 0 {
+			t.Fatalf("bench %v: exit %d: %s", args, code, stderr)
+		}
+		cell := tableRows(t, out, "Convergence, certification, agreement")[0][2] // "56.52% (5652/10000)"
+		var pct float64
+		if _, err := fmt.Sscanf(cell, "%g%%", &pct); err != nil {
+			t.Fatalf("certified cell %q: %v", cell, err)
+		}
+		return pct, out
+	}
+	off, outOff := certified()
+	on, outOn := certified("-certify")
+	if !(on > off) {
+		t.Errorf("certified: %.2f%% with -certify, %.2f%% without", on, off)
+	}
+	if !strings.Contains(outOn, "-repeat 1 -certify (") || !strings.Contains(outOff, "-repeat 1 (") {
+		t.Errorf("reproduce lines do not tell -certify apart")
 	}
 }
