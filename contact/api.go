@@ -196,6 +196,16 @@ type Result struct {
 	// from this result reuses when the shapes and witness points are still
 	// those it was made for (QueryWarm checks).
 	warm warmState
+	// in is the query this result answers, so that a warm start with the
+	// same bodies and options returns it as it is (a still scene).
+	in queryInputs
+}
+
+// queryInputs identifies a query: both bodies and the solver's options.
+type queryInputs struct {
+	set  bool
+	a, b geom.Body
+	opt  Options
 }
 
 // Separated reports whether the bodies are apart.

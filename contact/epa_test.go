@@ -182,3 +182,34 @@ func TestCertifyDegenerateMinima(t *testing.T) {
 		t.Errorf("sphere in sphere: %.15f (%v) certified %v, want -2.5 not certified", res.Distance, res.Status, res.Certified)
 	}
 }
+
+// TestWarmStillScene: a warm query whose bodies and options did not change
+// returns the previous answer without computing (a still scene costs
+// nothing per frame, certified overlaps included); any change recomputes.
+func TestWarmStillScene(t *testing.T) {
+	opt := DefaultOptions()
+	opt.CertifyOverlap = true
+	sv := NewSolver(opt)
+	id := geom.Quat{W: 1}
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 0.6, 0.8}, Eps: [2]float64{0.5, 0.8}, Taper: [2]float64{0.2, 0.2}}, Pose: geom.Pose{Orientation: id}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7, 0.9, 0.5}, Eps: [2]float64{1.2, 0.4}}, Pose: geom.Pose{Position: geom.Vec3{1.3, 0.3, 0.2}, Orientation: id}}
+	first := sv.Query(&a, &b)
+	if first.Distance >= 0 || !first.Certified || first.Polytope == 0 {
+		t.Fatalf("setup: %v certified %v polytope %d", first.Distance, first.Certified, first.Polytope)
+	}
+	still := sv.QueryWarm(&a, &b, &first)
+	if still.Distance != first.Distance || still.P != first.P || still.Normal != first.Normal || !still.Certified ||
+		still.Iterations != 0 || still.Polytope != 0 || !still.Warm {
+		t.Errorf("still scene: %+v", still)
+	}
+	b.Pose.Position[0] += 1e-3
+	moved := sv.QueryWarm(&a, &b, &still)
+	if moved.Iterations == 0 || moved.Polytope == 0 || moved.Distance == first.Distance {
+		t.Errorf("moved body: iterations %d polytope %d distance %v", moved.Iterations, moved.Polytope, moved.Distance)
+	}
+	sv.SetOptions(DefaultOptions()) // CertifyOverlap off
+	again := sv.QueryWarm(&a, &b, &moved)
+	if again.Iterations == 0 {
+		t.Errorf("changed options: not recomputed")
+	}
+}

@@ -95,14 +95,27 @@ func Query(a, b *geom.Body, opt *Options) Result {
 
 // Query computes the contact between a and b from a fresh initial guess.
 func (sv *Solver) Query(a, b *geom.Body) Result {
-	return sv.query(a, b, nil)
+	r := sv.query(a, b, nil)
+	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
+	return r
 }
 
 // QueryWarm computes the contact starting from prev, a previous result of
 // the same pair (temporal coherence). When Newton fails from there, or prev
-// is nil, it falls back to a fresh guess.
+// is nil, it falls back to a fresh guess. When neither body nor the
+// options changed since prev was computed (a still scene, frame after
+// frame), prev is the answer: it is returned with Iterations, Starts and
+// Polytope 0, as nothing was computed (not when tracing, whose steps are
+// the query's own).
 func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) Result {
-	return sv.query(a, b, prev)
+	if prev != nil && prev.in.set && sv.opt.Trace == nil && prev.in.opt == sv.opt && prev.in.a == *a && prev.in.b == *b {
+		r := *prev
+		r.Iterations, r.Starts, r.Polytope, r.GuessNS, r.Warm = 0, 0, 0, 0, true
+		return r
+	}
+	r := sv.query(a, b, prev)
+	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
+	return r
 }
 
 // candidate is one classified solution of the common-normal system.
