@@ -49,6 +49,9 @@ type epaBounds struct {
 	lower, upper float64 // lower ≤ MTD ≤ upper (lower = −Inf: nothing proven)
 	n            vec     // the direction of upper
 	lp, lq       vec     // the bodies' local support points along n and −n
+	// face is the closest face when the search stopped (its plane
+	// distance is lower when lower is finite).
+	face epaFace
 }
 
 // support adds the support point of C along the world direction n as a
@@ -57,7 +60,9 @@ func (e *epa) support(pr *pair, n vec) int {
 	i := e.nv
 	e.lp[i] = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
 	e.lq[i] = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
-	e.w[i] = pr.ta.Point(e.lp[i]).Sub(pr.tb.Point(e.lq[i]))
+	// R_a·lp − R_b·lq + (T_a − T_b): far from the origin, the difference
+	// of the two world points would lose the bodies' own digits.
+	e.w[i] = pr.ta.Dir(e.lp[i]).Sub(pr.tb.Dir(e.lq[i])).Add(pr.ta.T.Sub(pr.tb.T))
 	e.nv++
 	return i
 }
@@ -196,6 +201,7 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 			}
 		}
 		f := e.f[c]
+		b.face = f
 		if f.d > 0 {
 			b.lower = f.d
 		}
@@ -234,17 +240,31 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 	if -best.sd <= tol {
 		// A touching pair: 0 ≤ MTD ≤ the answer's, within tol. (The
 		// polytope could not prove it: the origin sits on C's boundary.)
-		best.mtdCertified = pr.convex
+		best.mtdCertified = pr.convex && best.converged
 		return
 	}
-	bd, ok := sv.polytope().run(pr, tol, -best.sd-tol)
-	res.Polytope += sv.poly.nv
+	e := sv.polytope()
+	bd, ok := e.run(pr, tol, -best.sd-tol)
+	res.Polytope += e.nv
 	if !ok {
 		return
 	}
+	if pr.convex && bd.lower > -best.sd+tol {
+		// Shallower than proven possible (an unconverged pair whose
+		// normals are a little off): bound it properly and answer from
+		// the polytope.
+		bd, ok = e.run(pr, tol, math.Inf(1))
+		res.Polytope += e.nv
+		if !ok {
+			return
+		}
+		*best = e.pair(pr, &bd, tol)
+	}
 	if bd.upper < -best.sd-tol {
+		// A separated pair is wrong here (the bodies overlap), whatever
+		// classify made of it.
 		c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
-		if better(&c, best) {
+		if !c.separated && better(&c, best) {
 			*best = c
 		}
 		if -best.sd > bd.upper+tol {
@@ -252,7 +272,7 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 			// flat faces stall it; a non-convex shape's witness can fail
 			// the support check): the polytope's own pair is still a
 			// proven translation, shallower than the answer.
-			*best = epaPair(pr, &bd)
+			*best = e.pair(pr, &bd, tol)
 		}
 	}
 	// Only for convex pairs: with a dent the bodies' translation distance
@@ -260,20 +280,54 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 	best.mtdCertified = pr.convex && best.valid && best.converged && !best.separated && -best.sd <= bd.lower+tol
 }
 
-// epaPair is the pair of support points along the polytope's best
-// direction as an answer: translating b by bd.upper along bd.n separates
-// the hulls, hence the bodies, so for overlapping bodies the minimum
-// translation distance is at most bd.upper, to which this pair's signed
-// distance is equal. Its normals are the direction itself (the support
-// points' normals); the witnesses are within about √(upper − lower) of
-// the hulls' minimum translation pair, and |Q − P| exceeds bd.upper by
-// about the square of that. The caller must know that the bodies overlap.
-func epaPair(pr *pair, bd *epaBounds) candidate {
-	c := candidate{valid: true, converged: true, method: Implicit, lp: bd.lp, lq: bd.lq, sd: -bd.upper}
-	c.x = [6]float64{bd.lp[0], bd.lp[1], bd.lp[2], bd.lq[0], bd.lq[1], bd.lq[2]}
+// pair is the polytope's answer: translating b by bd.upper along bd.n
+// separates the hulls, hence the bodies, so for overlapping bodies the
+// minimum translation distance is at most bd.upper, which is this pair's
+// depth. When the bounds have met (within 1e3·tol), the witnesses are the
+// bodies' points that make up the origin's projection onto the closest
+// face (the usual EPA witnesses, barycentric combinations of support
+// points: on flat faces the support points alone can be far apart), with
+// the face's normal; otherwise the support points along bd.n. The caller
+// must know that the bodies overlap.
+func (e *epa) pair(pr *pair, bd *epaBounds, tol float64) candidate {
+	c := candidate{valid: true, converged: true, method: Implicit, sd: -bd.upper}
+	c.nP, c.lp, c.lq = bd.n, bd.lp, bd.lq
 	c.P, c.Q = pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
-	c.nP, c.nQ = bd.n, bd.n.Mul(-1)
+	if bd.upper-bd.lower <= 1e3*tol {
+		f := &bd.face
+		lam, ok := barycentric(e.w[f.v[0]], e.w[f.v[1]], e.w[f.v[2]], f.n.Mul(f.d))
+		if ok {
+			var P, Q vec
+			for k := 0; k < 3; k++ {
+				P = P.Add(pr.ta.Point(e.lp[f.v[k]]).Mul(lam[k]))
+				Q = Q.Add(pr.tb.Point(e.lq[f.v[k]]).Mul(lam[k]))
+			}
+			c.P, c.Q, c.nP = P, Q, f.n
+			c.lp, c.lq = pr.ta.InvPoint(P), pr.tb.InvPoint(Q)
+		}
+	}
+	c.nQ = c.nP.Mul(-1)
+	c.x = [6]float64{c.lp[0], c.lp[1], c.lp[2], c.lq[0], c.lq[1], c.lq[2]}
 	return c
+}
+
+// barycentric returns the barycentric coordinates of x (in the plane of
+// the triangle a, b, c) clamped to the triangle; ok is false for a
+// degenerate triangle.
+func barycentric(a, b, c, x vec) (lam [3]float64, ok bool) {
+	v0, v1, v2 := b.Sub(a), c.Sub(a), x.Sub(a)
+	d00, d01, d11 := v0.Dot(v0), v0.Dot(v1), v1.Dot(v1)
+	d20, d21 := v2.Dot(v0), v2.Dot(v1)
+	den := d00*d11 - d01*d01
+	if !(den > 0) {
+		return lam, false
+	}
+	v := (d11*d20 - d01*d21) / den
+	w := (d00*d21 - d01*d20) / den
+	u := 1 - v - w
+	u, v, w = max(u, 0), max(v, 0), max(w, 0)
+	s := u + v + w
+	return [3]float64{u / s, v / s, w / s}, true
 }
 
 // epaRescue looks for an overlapping answer when no start gave a valid
@@ -283,8 +337,9 @@ func epaPair(pr *pair, bd *epaBounds) candidate {
 // polytope's pair, or the pair itself is the answer.
 func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
-	bd, ok := sv.polytope().run(pr, tol, math.Inf(1))
-	res.Polytope += sv.poly.nv
+	e := sv.polytope()
+	bd, ok := e.run(pr, tol, math.Inf(1))
+	res.Polytope += e.nv
 	if !ok || !(bd.lower > 0) {
 		return
 	}
@@ -297,9 +352,10 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	if better(&c, best) {
 		*best = c
 	}
-	if !best.valid || best.separated || -best.sd > bd.upper+tol {
-		// (A separated pair is wrong here: the bodies overlap.)
-		*best = epaPair(pr, &bd)
+	if !best.valid || best.separated || -best.sd > bd.upper+tol || (pr.convex && -best.sd < bd.lower-tol) {
+		// (A separated pair is wrong here: the bodies overlap; so is, for
+		// convex shapes, a depth below the proven lower bound.)
+		*best = e.pair(pr, &bd, tol)
 	}
 	best.mtdCertified = pr.convex && best.converged && !best.separated && -best.sd <= bd.lower+tol
 }

@@ -213,3 +213,44 @@ func TestWarmStillScene(t *testing.T) {
 		t.Errorf("changed options: not recomputed")
 	}
 }
+
+// TestEPAPairWitnesses (review of 2026-11-23): where Newton's pair from
+// the polytope is not kept, the polytope's pair answers. On box-like faces
+// its support points alone were 0.78 apart, 81° off the normal, for a
+// depth of 0.119; the witnesses now come from the closest face, so that
+// Q − P lies along the normal and |Q − P| = |Distance|.
+func TestEPAPairWitnesses(t *testing.T) {
+	id := geom.Quat{W: 1}
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{2, 2, 0.3}, Eps: [2]float64{1.9, 0.1}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Pose{Orientation: id}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{2, 0.3, 2}, Eps: [2]float64{0.1, 0.1}},
+		Pose: geom.Pose{Position: geom.Vec3{0.1133894926605404, -3.072210042666362, 1.346281494867984}, Orientation: id}}
+	opt := DefaultOptions()
+	res := Query(&a, &b, &opt)
+	d := res.Q.Sub(res.P)
+	ang := math.Acos(min(1, math.Abs(d.Normalize().Dot(res.Normal))))
+	if res.Status != Converged || !res.Certified || math.Abs(d.Len()-math.Abs(res.Distance)) > 1e-9 || ang > 1e-6 ||
+		!checkAgainstReference(t, &a, &b, res, "box faces") {
+		t.Errorf("distance %.12f (%v, certified %v): |Q − P| %.12f, %.2g rad off the normal", res.Distance, res.Status, res.Certified, d.Len(), ang)
+	}
+}
+
+// TestUnconvergedDeepChecked (review of 2026-11-23): two pointy bodies
+// whose best pair stops short of Newton's tolerance, nearly stationary
+// (max_iterations with a slack): the polytope did not check such answers,
+// which came out up to 1.7 too deep (this one by 0.45). Now it does, and
+// the answer is certified.
+func TestUnconvergedDeepChecked(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.390431265622322, 0.3265896353075478, 1.033316399912955}, Eps: [2]float64{1.9, 1.9}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.14992802653375753, V: geom.Vec3{0.8294997105083695, -0.534737624123629, 0.059224070046229434}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7082648981848647, 0.5444984433403468, 0.989480013885937}, Eps: [2]float64{1.9, 1.9}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.5343562866458248, 0.7335221105519993, -0.4465330607631142},
+			Orientation: geom.Quat{W: 0.5391451849298391, V: geom.Vec3{0.2519248552585867, 0.7844858467474566, -0.17446573624306805}}}}
+	for _, certify := range []bool{false, true} {
+		opt := DefaultOptions()
+		opt.CertifyOverlap = certify
+		res := Query(&a, &b, &opt)
+		if !res.Certified || !checkAgainstReference(t, &a, &b, res, "pointy") {
+			t.Errorf("certify %v: %.9f (%v, certified %v)", certify, res.Distance, res.Status, res.Certified)
+		}
+	}
+}

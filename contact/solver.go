@@ -208,7 +208,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
 			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
 			res.UsedGuess = prev.UsedGuess
-			sv.finish(&pr, &c, c.separated || c.mtdCertified, &res)
+			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), &res)
 			return res
 		}
 	}
@@ -310,7 +310,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.fail(&pr, &res)
 		return res
 	}
-	if best.converged && !best.separated && sv.checkMTD(&pr, &best) {
+	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
+		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
+		// pointy pairs answered up to 1.7 too deep.)
 		sv.epaCheck(m, &pr, &best, &res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
