@@ -163,8 +163,9 @@ type Result struct {
 	// pair of convex shapes whose translation distance the expanding
 	// polytope proved minimal (Options.CertifyOverlap, and deep overlaps).
 	Certified bool
-	// Polytope counts the support points of the expanding polytope that
-	// checked an overlapping answer (0: not run).
+	// Polytope counts the support points of the expanding polytope spent on
+	// the answer: checking an overlapping one, or looking for an overlap
+	// when every start failed (0: not run).
 	Polytope int
 	// NonConvex flags a and b (bit 0: a, bit 1: b) that are not convex; their
 	// measures are in HullGapA/B (largest gap between body and convex hull).

@@ -283,17 +283,23 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 // pair is the polytope's answer: translating b by bd.upper along bd.n
 // separates the hulls, hence the bodies, so for overlapping bodies the
 // minimum translation distance is at most bd.upper, which is this pair's
-// depth. When the bounds have met (within 1e3·tol), the witnesses are the
-// bodies' points that make up the origin's projection onto the closest
-// face (the usual EPA witnesses, barycentric combinations of support
-// points: on flat faces the support points alone can be far apart), with
-// the face's normal; otherwise the support points along bd.n. The caller
-// must know that the bodies overlap.
+// depth. For convex shapes whose bounds have met (within 1e3·tol), the
+// witnesses are the bodies' points that make up the origin's projection
+// onto the closest face (the usual EPA witnesses, barycentric combinations
+// of support points: on flat faces the support points alone can be far
+// apart), with the face's normal. Otherwise (a non-convex shape, whose
+// hull face can bridge a dent, or bounds that have not met) they are the
+// support points along bd.n, and the pair counts as converged only when
+// they agree with the depth and the normal (|Q − P| and its direction, to
+// 1e3·tol): else its status says max_iterations. The caller must know that
+// the bodies overlap.
 func (e *epa) pair(pr *pair, bd *epaBounds, tol float64) candidate {
-	c := candidate{valid: true, converged: true, method: Implicit, sd: -bd.upper}
+	c := candidate{valid: true, method: Implicit, sd: -bd.upper}
 	c.nP, c.lp, c.lq = bd.n, bd.lp, bd.lq
 	c.P, c.Q = pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
-	if bd.upper-bd.lower <= 1e3*tol {
+	d := c.P.Sub(c.Q) // along +n for an overlap
+	c.converged = math.Abs(d.Len()-bd.upper) <= 1e3*tol && d.Sub(bd.n.Mul(bd.upper)).Len() <= 1e3*tol
+	if pr.convex && bd.upper-bd.lower <= 1e3*tol {
 		f := &bd.face
 		lam, ok := barycentric(e.w[f.v[0]], e.w[f.v[1]], e.w[f.v[2]], f.n.Mul(f.d))
 		if ok {
@@ -304,6 +310,7 @@ func (e *epa) pair(pr *pair, bd *epaBounds, tol float64) candidate {
 			}
 			c.P, c.Q, c.nP = P, Q, f.n
 			c.lp, c.lq = pr.ta.InvPoint(P), pr.tb.InvPoint(Q)
+			c.converged = true
 		}
 	}
 	c.nQ = c.nP.Mul(-1)

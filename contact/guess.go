@@ -586,9 +586,10 @@ func seNormalParams(s *geom.Superovoid, n vec) (p1, p2 float64) {
 }
 
 // deepOverlap is the depth, relative to the smaller body's smallest
-// semi-axis, from which an overlapping answer gets deepScan's extra start.
-// Below it the multi-start's directions find the minimum translation on
-// every test battery; the paper battery's overlaps all stay below it.
+// semi-axis, from which an overlapping answer of a pair with a non-convex
+// shape gets deepScan's extra start and the expanding polytope's check
+// (convex pairs get the polytope from epaDeep on). The paper battery's
+// overlaps all stay below it.
 const deepOverlap = 1.0
 
 // deepDirs is the number of directions of deepScan's Fibonacci sphere, and

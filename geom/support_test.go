@@ -197,7 +197,10 @@ func TestSupportOfConvex(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 9))
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 	shapes := 0
-	for shapes < 25 {
+	for tries := 0; shapes < 25; tries++ {
+		if tries == 2000 {
+			t.Fatalf("only %d convex shapes with tx != ty in 2000 draws", shapes)
+		}
 		s := Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(1, 1.9)},
 			Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
 		if s.knownConvex() || !s.Convexity().Convex {

@@ -57,7 +57,7 @@ func Marshal(s *Scene) ([]byte, error) {
 		`, "quad_levels": `+strconv.Itoa(sv.QuadLevels)+
 		`, "octree_depth": `+strconv.Itoa(sv.OctreeDepth)+
 		`, "warm_start": `+strconv.FormatBool(sv.WarmStart)+
-		`, "certify_overlap": `+strconv.FormatBool(sv.CertifyOverlap)+
+		certifyField(sv.CertifyOverlap)+
 		`, "margin": `+w.num(sv.Margin)+"}", false)
 	w.raw("  \"objects\": [")
 	for i := range s.Objects {
@@ -256,4 +256,13 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// certifyField writes certify_overlap only when it is off: scenes that keep
+// the default (on) stay readable by builds that predate the field.
+func certifyField(on bool) string {
+	if on {
+		return ""
+	}
+	return `, "certify_overlap": false`
 }

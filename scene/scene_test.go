@@ -512,3 +512,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestCertifyOverlapWrittenWhenOff: certify_overlap is written only when
+// off, so that scenes keeping the default load in builds that predate it;
+// both read back.
+func TestCertifyOverlapWrittenWhenOff(t *testing.T) {
+	s := Default()
+	for _, on := range []bool{true, false} {
+		s.Solver.CertifyOverlap = on
+		data, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "certify_overlap") == on {
+			t.Errorf("certify_overlap %v: written %v", on, !on)
+		}
+		back, err := Parse(data, "x.json")
+		if err != nil || back.Solver.CertifyOverlap != on {
+			t.Errorf("certify_overlap %v: read back %v (%v)", on, back.Solver.CertifyOverlap, err)
+		}
+	}
+}
