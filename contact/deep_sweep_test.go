@@ -33,9 +33,27 @@ func nextDeepPair(r *rand.Rand, frac float64, tapered bool) (a, b geom.Body) {
 	return a, b
 }
 
-// TestDeepOverlapSweep counts the deep overlaps of convex pairs whose answer
-// is not the minimum translation distance, against the reference search:
-// the numbers that README ("Deep overlaps") and docs/contact.md quote.
+// nextTaperedDeepPair draws a random deep overlap of shapes of the whole
+// range with independent tapers (most of them not convex): semi-axes in
+// [0.3, 2], e1 in [0.1, 1.9], e2 in [0.1, 1.95], tapers in [-0.5, 0.5],
+// random orientations, b's centre within frac × (the sum of the bounding
+// radii) of a's.
+func nextTaperedDeepPair(r *rand.Rand, frac float64) (a, b geom.Body) {
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	mk := func() geom.Superovoid {
+		return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(0.1, 1.95)},
+			Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
+	}
+	a = geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+	b = geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
+	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+	b.Pose.Position = dir.Mul(frac * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()) * math.Cbrt(r.Float64()))
+	return a, b
+}
+
+// TestDeepOverlapSweep checks deep overlaps against the wide reference
+// search and prints the counts that docs/contact.md ("Known limits")
+// quotes; any wrong, too deep or failed answer fails it.
 // Several minutes, so it runs only when SOVVIZ_DEEP_SWEEP=1 is set:
 //
 //	SOVVIZ_DEEP_SWEEP=1 go test -run DeepOverlapSweep -timeout 60m -v ./contact
@@ -75,7 +93,7 @@ func TestDeepOverlapSweep(t *testing.T) {
 			case res.Status == Failed || math.Abs(at-res.Distance) > 1e-6 || res.Distance < ref-1e-6:
 				wrong++
 				worst = max(worst, ref-res.Distance)
-				t.Logf("frac %.1f tapered %v pair %d: got %.9f (%v), gap at its normal %.9f, reference %.9f",
+				t.Errorf("frac %.1f tapered %v pair %d: got %.9f (%v), gap at its normal %.9f, reference %.9f",
 					c.frac, c.tapered, k, res.Distance, res.Status, at, ref)
 			case res.Distance > ref+1e-6:
 				missed++
@@ -89,17 +107,9 @@ func TestDeepOverlapSweep(t *testing.T) {
 	// translation of the hulls, which separates the bodies too.
 	for _, frac := range []float64{0.1, 0.3, 0.6} {
 		r := rand.New(rand.NewPCG(uint64(1000*frac), 8))
-		u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 		deeper, failed, nc, worst := 0, 0, 0, 0.0
 		for k := 0; k < 100; k++ {
-			mk := func() geom.Superovoid {
-				return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(0.1, 1.95)},
-					Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
-			}
-			a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
-			b := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
-			dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-			b.Pose.Position = dir.Mul(frac * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()) * math.Cbrt(r.Float64()))
+			a, b := nextTaperedDeepPair(r, frac)
 			opt := DefaultOptions()
 			res := Query(&a, &b, &opt)
 			if res.NonConvex == 0 {
@@ -108,6 +118,7 @@ func TestDeepOverlapSweep(t *testing.T) {
 			nc++
 			if res.Status == Failed {
 				failed++
+				t.Errorf("non-convex frac %.1f pair %d: failed", frac, k)
 				continue
 			}
 			if res.Distance >= 0 {
@@ -121,7 +132,7 @@ func TestDeepOverlapSweep(t *testing.T) {
 			if res.Distance < ref-1e-6 {
 				deeper++
 				worst = max(worst, ref-res.Distance)
-				t.Logf("non-convex frac %.1f pair %d: got %.9f (%v), the hulls separate after %.9f", frac, k, res.Distance, res.Status, -ref)
+				t.Errorf("non-convex frac %.1f pair %d: got %.9f (%v), the hulls separate after %.9f", frac, k, res.Distance, res.Status, -ref)
 			}
 		}
 		t.Logf("centres within %.1f x radii sum, non-convex: %d of %d answers deeper than the hulls' translation (worst by %.3g), %d failed",
@@ -169,7 +180,6 @@ func TestDeepOverlapSweepPairs(t *testing.T) {
 // failed or ended in worse basins.
 func TestNonConvexDeepOverlaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(77, 2))
-	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 	n := 24
 	if testing.Short() {
 		n = 8
@@ -177,14 +187,7 @@ func TestNonConvexDeepOverlaps(t *testing.T) {
 	sv := NewSolver(DefaultOptions())
 	checked := 0
 	for k := 0; k < n; k++ {
-		mk := func() geom.Superovoid {
-			return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(0.1, 1.95)},
-				Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
-		}
-		a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
-		b := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: randQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul(0.1 * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()) * math.Cbrt(r.Float64()))
+		a, b := nextTaperedDeepPair(r, 0.1)
 		res := sv.Query(&a, &b)
 		if res.NonConvex == 0 {
 			continue
