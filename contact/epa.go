@@ -354,7 +354,7 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	if !pr.convex && !insideBoth(pr, P.Add(Q).Mul(0.5)) && !insideBoth(pr, pr.ta.T) && !insideBoth(pr, pr.tb.T) {
 		return
 	}
-	sv.overlapProven = true
+	pr.overlapProven = true
 	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
 	if better(&c, best) {
 		*best = c

@@ -18,6 +18,10 @@ type pair struct {
 	ab     geom.Transform // a's local frame to b's
 	convex bool           // both shapes convex (set by the query)
 	ia, ib *shapeInfo     // the shapes' cached analyses (set by the query)
+	// overlapProven: the query has met a valid overlapping pair, so the
+	// bodies overlap and classify need not prove it again for later pairs
+	// (see there).
+	overlapProven bool
 }
 
 func newPair(a, b *geom.Body) pair {

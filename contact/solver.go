@@ -33,10 +33,6 @@ type Solver struct {
 	// poly is the expanding polytope's scratch space (epaCheck), made on
 	// first use: 80 kB that most solvers never need.
 	poly *epa
-	// overlapProven: this query has met a valid overlapping pair, so the
-	// bodies overlap and classify need not prove it again for later pairs
-	// (see there).
-	overlapProven bool
 	// eagerRank makes multiStart compute every ranking gap up front, as
 	// before its lazy ranking (tests compare the two).
 	eagerRank bool
@@ -169,7 +165,6 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
 	}
 	pr := newPair(a, b)
-	sv.overlapProven = false
 	ia := sv.shapes.info(&a.Shape)
 	ib := sv.shapes.info(&b.Shape)
 	convex := ia.convex && ib.convex
@@ -556,12 +551,12 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		// than the answer (the expanding polytope's seeds on deep
 		// overlaps: TestNonConvexDeepOverlaps).
 		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
-			!(pr.convex && (sv.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
-			!(!pr.convex && sv.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
+			!(pr.convex && (pr.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
+			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
 			return c
 		}
 		c.sd = -dist
-		sv.overlapProven = true
+		pr.overlapProven = true
 	}
 	c.valid = true
 	return c
