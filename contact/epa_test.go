@@ -254,3 +254,32 @@ func TestUnconvergedDeepChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestDistanceFarFromOrigin: the same 200 pairs of the wide battery at the
+// origin and moved by about 1.3e8 (positions on a 2^-24 grid, so that the
+// move is exact) give the same distances to 1e-8. Q − P is formed from the
+// bodies' own offsets and the difference of their positions; from the
+// world points it kept only the positions' digits (2.3e-8 apart here).
+// The rest (4e-9 at worst) comes from the world-frame parts of the
+// guesses and checks.
+func TestDistanceFarFromOrigin(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	grid := func(v geom.Vec3) geom.Vec3 {
+		for i := range v {
+			v[i] = math.Round(v[i]*(1<<24)) / (1 << 24)
+		}
+		return v
+	}
+	off := geom.Vec3{1 << 27, -(1 << 26), 1 << 25}
+	opt := DefaultOptions()
+	for k := 0; k < 200; k++ {
+		a, b := battery(r, 1)
+		a.Pose.Position, b.Pose.Position = grid(a.Pose.Position), grid(b.Pose.Position)
+		near := Query(&a, &b, &opt)
+		a.Pose.Position, b.Pose.Position = a.Pose.Position.Add(off), b.Pose.Position.Add(off)
+		far := Query(&a, &b, &opt)
+		if math.Abs(far.Distance-near.Distance) > 1e-8 || far.Certified != near.Certified {
+			t.Errorf("pair %d: %.12f (certified %v) at the origin, %.12f (%v) at %v", k, near.Distance, near.Certified, far.Distance, far.Certified, off)
+		}
+	}
+}

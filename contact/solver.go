@@ -488,9 +488,13 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		}
 	}
 	c.lp, c.lq = lp, lq
-	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
+	rp, rq := pr.ta.Dir(lp), pr.tb.Dir(lq)
+	c.P, c.Q = rp.Add(pr.ta.T), rq.Add(pr.tb.T)
 	c.nP, c.nQ = pr.ta.Dir(na), pr.tb.Dir(nb)
-	d := c.Q.Sub(c.P)
+	// Q − P from the bodies' own offsets and the difference of their
+	// positions: far from the origin the difference of the world points
+	// would keep only the positions' digits (1e-8 at 1e8).
+	d := rq.Sub(rp).Add(pr.tb.T.Sub(pr.ta.T))
 	dist := d.Len()
 	// A support pair (a stationary point of the gap function) has opposite
 	// normals; pairs with parallel normals are other common-normal pairs.
