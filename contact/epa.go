@@ -133,13 +133,12 @@ var epaDirs = [14]vec{
 }
 
 // run expands the polytope of C for pr, from the supports along 14 fixed
-// directions, until the bounds are within tol, the
-// lower bound reaches stop, or it runs out of room. ok is false when no
+// directions, until the bounds are within tol, the lower bound reaches
+// stop, or it runs out of room. ok is false when no
 // polytope could be built (flat supports); lower is −Inf until the
 // polytope holds the origin. The bodies must overlap: for separated ones
 // the polytope never holds the origin and the search runs until it is full.
 func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
-	maxV := epaMaxV
 	e.nv, e.nf, e.iters = 0, 0, 0
 	b.lower, b.upper = math.Inf(-1), math.Inf(1)
 	for _, d := range epaDirs {
@@ -160,7 +159,6 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 		scale = max(scale, e.w[i].Sub(e.w[0]).Len())
 	}
 	eps := 1e-12 * scale
-	i1, i2, i3 := 0, 0, 0
 	far := func(f func(v vec) float64) (int, float64) {
 		bi, bv := 0, -1.0
 		for i := 0; i < e.nv; i++ {
@@ -170,7 +168,7 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 		}
 		return bi, bv
 	}
-	i1, _ = far(func(v vec) float64 { return v.Sub(e.w[0]).Len() })
+	i1, _ := far(func(v vec) float64 { return v.Sub(e.w[0]).Len() })
 	u := e.w[i1].Sub(e.w[0]).Normalize()
 	i2, l2 := far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
 	pn := e.w[i1].Sub(e.w[0]).Cross(e.w[i2].Sub(e.w[0])).Normalize()
@@ -205,7 +203,7 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 		if f.d > 0 {
 			b.lower = f.d
 		}
-		if b.upper-b.lower <= tol || b.lower >= stop || e.nv == maxV {
+		if b.upper-b.lower <= tol || b.lower >= stop || e.nv == epaMaxV {
 			return b, true
 		}
 		p := e.support(pr, f.n)
@@ -236,7 +234,7 @@ const epaDeep = 0.3
 // (within certTol) or its bounds meet. When its best direction beats the
 // answer, Newton starts from that direction's support points.
 func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
-	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
+	tol := pairTol(pr)
 	if -best.sd <= tol {
 		// A touching pair: 0 ≤ MTD ≤ the answer's, within tol. (The
 		// polytope could not prove it: the origin sits on C's boundary.)
@@ -343,7 +341,7 @@ func barycentric(a, b, c, x vec) (lam [3]float64, ok bool) {
 // the polytope pair's midpoint or a centre), Newton polishes the
 // polytope's pair, or the pair itself is the answer.
 func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
-	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
+	tol := pairTol(pr)
 	e := sv.polytope()
 	bd, ok := e.run(pr, tol, math.Inf(1))
 	res.Polytope += e.nv

@@ -29,7 +29,7 @@ func TestEPABounds(t *testing.T) {
 		if ref >= 0 {
 			continue
 		}
-		tol := 1e-9 * max(maxAxis(pr.a), maxAxis(pr.b))
+		tol := pairTol(&pr)
 		bd, ok := e.run(&pr, tol, math.Inf(1))
 		hist[e.iters/10*10]++
 		if !ok || math.IsInf(bd.lower, -1) {
@@ -71,7 +71,7 @@ func BenchmarkEPA(b *testing.B) {
 			it := 0
 			for i := 0; i < b.N; i++ {
 				pr := &prs[i%len(prs)]
-				e.run(pr, certTol*max(maxAxis(pr.a), maxAxis(pr.b)), math.Inf(1))
+				e.run(pr, pairTol(pr), math.Inf(1))
 				it += e.nv
 			}
 			b.ReportMetric(float64(it)/float64(b.N), "points/op")

@@ -91,9 +91,7 @@ func Query(a, b *geom.Body, opt *Options) Result {
 
 // Query computes the contact between a and b from a fresh initial guess.
 func (sv *Solver) Query(a, b *geom.Body) Result {
-	r := sv.query(a, b, nil)
-	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
-	return r
+	return sv.answer(a, b, nil)
 }
 
 // QueryWarm computes the contact starting from prev, a previous result of
@@ -109,6 +107,11 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) Result {
 		r.Iterations, r.Starts, r.Polytope, r.GuessNS, r.Warm = 0, 0, 0, 0, true
 		return r
 	}
+	return sv.answer(a, b, prev)
+}
+
+// answer runs the query and records what it answered (for QueryWarm).
+func (sv *Solver) answer(a, b *geom.Body, prev *Result) Result {
 	r := sv.query(a, b, prev)
 	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
 	return r
@@ -353,15 +356,17 @@ func hullCertified(pr *pair, c *candidate) bool {
 	return supportWitnesses(pr, c)
 }
 
+// pairTol is certTol for the pair: relative to the bodies' size, since an
+// absolute 1e-9 would certify nothing about bodies a nanometre across.
+func pairTol(pr *pair) float64 { return certTol * max(maxAxis(pr.a), maxAxis(pr.b)) }
+
 // supportWitnesses reports whether each witness point of c is its body's
 // support point along its own normal (to certTol in all), so that the
 // pair's signed distance is gap(n), the signed distance of the convex
 // hulls along n. A convex shape's witness is one already.
 func supportWitnesses(pr *pair, c *candidate) bool {
 	ia, ib := pr.ia, pr.ib
-	// Relative to the bodies' size: an absolute 1e-9 would certify nothing
-	// about bodies a nanometre across.
-	tol := certTol * max(maxAxis(pr.a), maxAxis(pr.b))
+	tol := pairTol(pr)
 	if !ia.convex && !ib.convex {
 		tol /= 2
 	}
@@ -523,7 +528,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		if c.converged && !sv.exploring && pr.ia != nil { // (pairs outside a query carry no analyses)
 			c.valid, c.separated, c.sd = true, true, dist // as the certificate takes it
 			c.certified, c.certChecked = hullCertified(pr, &c), true
-			if c.certified && dist > 4*certTol*max(maxAxis(pr.a), maxAxis(pr.b)) {
+			if c.certified && dist > 4*pairTol(pr) {
 				return c
 			}
 			c.valid, c.separated, c.sd = false, false, 0
@@ -534,26 +539,22 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		c.separated = true
 		c.sd = dist
 	} else {
-		// Overlapping candidate: the bodies must really overlap. Without
-		// this check a common-normal pair across a separated non-convex
-		// pair (P on the far side of a) would pass for a deep overlap. In
-		// a shallow overlap a witness point lies inside the other body; in
-		// a deep one it need not (an elongated body's extreme point can
-		// lie beyond the other's side). For convex bodies a point inside
-		// both (the witnesses' midpoint or a centre) proves the overlap
-		// too, and such a pair's signed distance is the gap along its
-		// normal, never above the answer. Not for non-convex ones: a pair
-		// in a dent would read shallower than the true answer (review of
-		// 2026-11-23 found two), and a valid worse pair stops the later
-		// recovery stages. Once an overlap is proven, a later pair of two
-		// convex shapes is valid: its signed distance is the gap along its
-		// normal, never above the answer (the minimum translation's
-		// witnesses and their midpoint can all lie outside both bodies:
-		// TestDeepOverlapSweepPairs). So is a pair with a non-convex shape
-		// whose witnesses are both support points: its translation
-		// separates the hulls, hence the bodies, so it is never shallower
-		// than the answer (the expanding polytope's seeds on deep
-		// overlaps: TestNonConvexDeepOverlaps).
+		// Overlapping candidate: the bodies must really overlap (else a
+		// common-normal pair across a separated non-convex pair, P on the
+		// far side of a, would pass for a deep overlap). Proofs, in turn:
+		//  - a witness point inside the other body (a shallow overlap);
+		//  - two convex shapes: a point inside both (the witnesses'
+		//    midpoint or a centre), or an overlap already proven in this
+		//    query. The pair's signed distance is then the gap along its
+		//    normal, never above the answer; in a deep overlap the minimum
+		//    translation's witnesses and midpoint can all lie outside both
+		//    bodies (TestDeepOverlaps, TestDeepOverlapSweepPairs);
+		//  - a non-convex shape, overlap already proven: only when both
+		//    witnesses are support points, so that the translation
+		//    separates the hulls, hence the bodies, and is never shallower
+		//    than the answer (TestNonConvexDeepOverlaps). A dent pair would
+		//    read too shallow (review of 2026-11-23), and a valid worse
+		//    pair would stop the later recovery stages.
 		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
 			!(pr.convex && (pr.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
