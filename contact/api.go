@@ -197,6 +197,8 @@ type Result struct {
 	// from this result reuses when the shapes and witness points are still
 	// those it was made for (QueryWarm checks).
 	warm warmState
+	// search is the search behind an overlapping answer (warm starts).
+	search searchState
 	// in is the query this result answers, so that a warm start with the
 	// same bodies and options returns it as it is (a still scene).
 	in queryInputs

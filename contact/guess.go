@@ -433,6 +433,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		started[ns] = n
 		ns++
 		cand := sv.startAt(m, pr, best, res, n, maxIter)
+		sv.noteRival(&cand)
 		if cand.valid && cand.converged && nf < len(found) {
 			found[nf], foundSD[nf] = cand.nP, cand.sd
 			nf++
@@ -648,6 +649,7 @@ func (sv *Solver) deepScan(m Method, pr *pair, best *candidate, res *Result) {
 	sv.explore, sv.exploring = *best, true
 	cand := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, blp, blq), res, sv.opt.MaxIter)
 	sv.exploring = false
+	sv.noteRival(&cand)
 	if better(&cand, best) {
 		*best = cand
 	}

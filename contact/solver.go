@@ -36,6 +36,10 @@ type Solver struct {
 	// eagerRank makes multiStart compute every ranking gap up front, as
 	// before its lazy ranking (tests compare the two).
 	eagerRank bool
+	// rivals are the overlapping pairs the query's search met (noteRival),
+	// for the answer's lead over the runner-up (searchState).
+	rivals  [maxRivals]rival
+	nrivals int
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -96,7 +100,9 @@ func (sv *Solver) Query(a, b *geom.Body) Result {
 
 // QueryWarm computes the contact starting from prev, a previous result of
 // the same pair (temporal coherence). When Newton fails from there, or prev
-// is nil, it falls back to a fresh guess. When neither body nor the
+// is nil, it falls back to a fresh guess. An overlapping answer is searched
+// again, as a cold query searches, once the motion since prev's search
+// could have let another common-normal pair overtake it (see rivals.go). When neither body nor the
 // options changed since prev was computed (a still scene, frame after
 // frame), prev is the answer: it is returned with Iterations, Starts and
 // Polytope 0, as nothing was computed (not when tracing, whose steps are
@@ -198,7 +204,15 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
 		if c.valid && c.converged && (convex || !c.separated || hullCertified(&pr, &c)) {
-			if !c.separated && sv.checkMTD(&pr, &c) {
+			// An overlapping answer tracked from prev's stays in prev's
+			// basin: search again as a cold query would when another basin
+			// may have overtaken it since prev's search (warmSearch; a
+			// polytope's check finds the global one anyway).
+			var search searchState
+			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
+				search = sv.warmSearch(m, &pr, &c, &res, prev)
+			}
+			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
 				sv.epaCheck(m, &pr, &c, &res)
 			}
 			res.Warm = true
@@ -207,6 +221,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
 			res.UsedGuess = prev.UsedGuess
 			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), &res)
+			if search.ok && c.valid && !c.separated && !c.mtdCertified && res.Status != Failed {
+				res.search = search
+			}
 			return res
 		}
 	}
@@ -228,10 +245,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	// Overlapping, non-convex or failed: the answer must be the global one,
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
-	sv.multiStart(m, &pr, &best, &res, seen, exploreIter)
-	if !convex && best.valid && best.converged && !best.separated && -best.sd > deepOverlap*charLength(&pr) {
-		sv.deepScan(m, &pr, &best, &res) // a deep overlap: look for a better basin
-	}
+	sv.nrivals = 0
+	sv.search(m, &pr, &best, &res, seen)
 	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
@@ -314,6 +329,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.epaCheck(m, &pr, &best, &res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
+	if best.valid && !best.separated && !best.mtdCertified && res.Status != Failed {
+		res.search = sv.keepSearch(&pr, &best, nil)
+	}
 	return res
 }
 
