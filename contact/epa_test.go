@@ -257,11 +257,13 @@ func TestUnconvergedDeepChecked(t *testing.T) {
 
 // TestDistanceFarFromOrigin: the same 200 pairs of the wide battery at the
 // origin and moved by about 1.3e8 (positions on a 2^-24 grid, so that the
-// move is exact) give the same distances to 1e-8. Q − P is formed from the
-// bodies' own offsets and the difference of their positions; from the
-// world points it kept only the positions' digits (2.3e-8 apart here).
-// The rest (4e-9 at worst) comes from the world-frame parts of the
-// guesses and checks.
+// move is exact) give the same distances to 1e-9, the project's accuracy
+// promise. Q − P is formed from the bodies' own offsets and the difference
+// of their positions; from the world points it kept only the positions'
+// digits (2.3e-8 apart here). The last resort's climb of the gap
+// (supportRefine) formed it from world points too, and stalled 4.3e-9
+// short on a pair of pointy shapes; over 3000 such pairs the converged
+// answers now agree to 1e-11.
 func TestDistanceFarFromOrigin(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	grid := func(v geom.Vec3) geom.Vec3 {
@@ -278,7 +280,7 @@ func TestDistanceFarFromOrigin(t *testing.T) {
 		near := Query(&a, &b, &opt)
 		a.Pose.Position, b.Pose.Position = a.Pose.Position.Add(off), b.Pose.Position.Add(off)
 		far := Query(&a, &b, &opt)
-		if math.Abs(far.Distance-near.Distance) > 1e-8 || far.Certified != near.Certified {
+		if math.Abs(far.Distance-near.Distance) > 1e-9 || far.Certified != near.Certified || far.Status != near.Status {
 			t.Errorf("pair %d: %.12f (certified %v) at the origin, %.12f (%v) at %v", k, near.Distance, near.Certified, far.Distance, far.Certified, off)
 		}
 	}

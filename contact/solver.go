@@ -151,6 +151,11 @@ type candidate struct {
 	// mtdCertified: the expanding polytope proved this overlapping pair's
 	// translation distance minimal (epaCheck).
 	mtdCertified bool
+	// dual: a separated pair found and proven by GJK, whose normals are
+	// the separating direction (in the normal cones at its points) rather
+	// than the surfaces' gradients, and whose points may lie inside the
+	// bodies by up to the certificate's tolerance (gjkSeparated).
+	dual bool
 }
 
 // nearStationary is the scaled residual below which an unconverged
@@ -312,6 +317,15 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 					res.Fallback = m2 != m
 				}
 			}
+		}
+	}
+	if (!best.valid || (!best.converged && best.slack == 0)) && convex {
+		// Every start stalled (a box-like face against a pointy tip or
+		// edge): for a separated pair of convex shapes GJK finds and
+		// proves the distance from support points alone.
+		if c, ok := gjkSeparated(&pr); ok {
+			best = c
+			res.Fallback = true
 		}
 	}
 	if !best.valid || (!best.converged && best.slack == 0) {
@@ -598,6 +612,11 @@ func snapTiny(v vec, tiny float64) vec {
 	return v
 }
 
+// snapTurn is the largest turn of the normal that finish accepts from
+// snapping a witness point onto a coordinate plane (radians, to first
+// order): the 1e-8 of an exponent near 2, not the turn at a pointy tip.
+const snapTurn = 1e-6
+
 // finish writes a chosen candidate into the result. It changes the
 // candidate's points and normals (snapping), so its certificate verdict must
 // be decided before (certChecked is not cleared).
@@ -607,13 +626,15 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	c.lq = snapTiny(c.lq, 1e-30*maxAxis(pr.b))
 	// A point snapped onto a coordinate plane takes the normal there: with
 	// an exponent near 2 the normal still turns by 1e-8 within 1e-30 of it.
-	if c.lp != lp {
-		if n, ok := pr.a.Normal(c.lp); ok {
+	// Not at a pointy tip, where it turns by far more (0.45° on a pair
+	// answered by the last resort's climb, whose normal was right).
+	if c.lp != lp && !c.dual {
+		if n, ok := pr.a.Normal(c.lp); ok && pr.ta.Dir(n).Sub(c.nP).Len() < snapTurn {
 			c.nP = pr.ta.Dir(n)
 		}
 	}
-	if c.lq != lq {
-		if n, ok := pr.b.Normal(c.lq); ok {
+	if c.lq != lq && !c.dual {
+		if n, ok := pr.b.Normal(c.lq); ok && pr.tb.Dir(n).Sub(c.nQ).Len() < snapTurn {
 			c.nQ = pr.tb.Dir(n)
 		}
 	}

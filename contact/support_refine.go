@@ -37,10 +37,15 @@ func exactSupportOf(s *geom.Superovoid, n vec, convex bool) vec {
 // distance, which classify and the certificate then check on the bodies.
 // Returns false when the ascent fails.
 func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) {
+	// P and Q are kept relative to a's position (Q from the difference of
+	// the positions): far from the origin, world points would round the
+	// gap to the positions' digits (1e-8 at 1e8) and stall the ascent there
+	// (TestDistanceFarFromOrigin: 4.4e-9 off at 1.3e8).
+	dT := pr.tb.T.Sub(pr.ta.T)
 	gapAt := func(n vec) (float64, vec, vec, vec, vec) {
 		lp := exactSupport(pr.a, pr.ta.InvDir(n))
 		lq := exactSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
-		P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
+		P, Q := pr.ta.Dir(lp), pr.tb.Dir(lq).Add(dT)
 		return n.Dot(Q.Sub(P)), P, Q, lp, lq
 	}
 	g, P, Q, lp, lq := gapAt(n)
