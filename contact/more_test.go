@@ -158,6 +158,42 @@ func TestWarmFollowsOvertakingBasin(t *testing.T) {
 	}
 }
 
+// Warm starts of overlapping pairs that move a little (1e-5 per frame) do
+// not search again every frame: the lead of their last search holds. (A
+// due test that always fired would make every warm overlap cost a cold
+// query's multi-start.)
+func TestWarmSearchesSeldom(t *testing.T) {
+	pairs := PaperBattery(300, 4)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	warm, searched := 0, 0
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := sv.Query(&a, &b)
+		if prev.Distance >= 0 {
+			continue
+		}
+		for k := 0; k < 10; k++ {
+			b.Pose.Position[0] += 1e-5
+			n0 := sv.researched
+			r := sv.QueryWarm(&a, &b, &prev)
+			if r.Warm && r.Distance < 0 {
+				warm++
+				searched += sv.researched - n0
+			}
+			prev = r
+		}
+	}
+	if warm < 500 {
+		t.Fatalf("only %d warm overlapping answers", warm)
+	}
+	if searched > warm/10 {
+		t.Errorf("%d of %d warm overlapping answers searched again", searched, warm)
+	}
+	t.Logf("%d of %d warm overlapping answers searched again", searched, warm)
+}
+
 // searchState.moved's bound is sound: over random pairs and motions,
 // the exact gap (reference supports) changes along no sampled direction by
 // more than |ΔT_ab| + r_a·‖ΔR_ab‖.

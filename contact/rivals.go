@@ -109,6 +109,7 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 		return *st // neither the answer nor a rival can have overtaken
 	}
 	sv.nrivals = 0
+	sv.researched++
 	sv.search(m, pr, c, res, vec{})
 	return sv.keepSearch(pr, c, st)
 }

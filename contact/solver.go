@@ -30,6 +30,9 @@ type Solver struct {
 	pre     warmState
 	havePre bool
 	reused  int // warm starts that used pre (tests)
+	// researched counts the warm starts that searched again (warmSearch;
+	// tests).
+	researched int
 	// poly is the expanding polytope's scratch space (epaCheck), made on
 	// first use: 80 kB that most solvers never need.
 	poly *epa
