@@ -148,6 +148,10 @@ type Result struct {
 	Distance float64
 	P, Q     geom.Vec3 // witness points on a and on b
 	// Normal is the unit outward normal of a at P; NormalQ that of b at Q.
+	// (When every Newton start stalled and GJK answered a separated convex
+	// pair, they are ±(Q − P)/|Q − P|, the separating direction: a normal
+	// of a at P wherever a is smooth there, to the answer's accuracy, and
+	// in the cone of normals at a tip or edge.)
 	Normal, NormalQ geom.Vec3
 	// Right-handed tangent frames at P and Q (Normal × Tangent = Binormal).
 	TangentP, BinormalP geom.Vec3
@@ -186,8 +190,9 @@ type Result struct {
 	OctCellA, OctCellB     geom.AABB
 	UsedGuess              Guess
 	Warm                   bool // true when the answer came from a warm start
-	// Method is the scheme that produced the answer; Fallback is true when
-	// the configured scheme failed and another one recovered.
+	// Method is the scheme that produced the answer (Implicit for GJK's);
+	// Fallback is true when the configured scheme failed and another stage
+	// recovered.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when
@@ -199,6 +204,8 @@ type Result struct {
 	warm warmState
 	// search is the search behind an overlapping answer (warm starts).
 	search searchState
+	// dual: GJK answered (warm starts of the pair go to it directly).
+	dual bool
 	// in is the query this result answers, so that a warm start with the
 	// same bodies and options returns it as it is (a still scene).
 	in queryInputs

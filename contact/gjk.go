@@ -35,7 +35,9 @@ const gjkMaxIter = 400
 // GJK with exact supports, and proves it: the witness points (convex
 // combinations of support points, inside the bodies) are dist apart, and
 // the gap along their direction, a lower bound of the distance, is within
-// the certificate's tolerance of dist. It returns false when the bodies
+// tol (1e-11 of the bodies' size) of dist. So dist is the distance to
+// within tol, and neither point lies deeper than tol inside its body (a
+// point δ deep could move δ towards the other one). It returns false when the bodies
 // touch or overlap (the origin is in C) or the bounds do not meet.
 func gjkSeparated(pr *pair) (candidate, bool) {
 	// The answer is the upper bound, so the bounds must meet well within
@@ -69,7 +71,10 @@ func gjkSeparated(pr *pair) (candidate, bool) {
 			break
 		}
 		if k == 4 {
-			return candidate{}, false // the origin is inside the simplex's hull
+			// A tetrahedron needed whole for its nearest point holds the
+			// origin, which the test above would have caught: only
+			// rounding gets here, and giving up is safe.
+			return candidate{}, false
 		}
 		// A support point already in the simplex makes no progress.
 		dup := false

@@ -15,7 +15,8 @@ import (
 // warm starts search again as soon as the motion since could have closed
 // it. A rival once met is remembered while the search runs again (the
 // multi-start does not meet every basin every time), so a pair with nearly
-// equal basins is searched every frame, as a cold query would.
+// equal basins is searched every frame, as a cold query would, until the
+// bodies have moved by rivalMemory since it was last met.
 
 // rival is one overlapping pair met by a search: its normal and its signed
 // distance (for a start abandoned on its way, the estimate there).
@@ -41,15 +42,26 @@ type searchState struct {
 	ab geom.Transform // a's local frame in b's when the search ran
 	sd float64        // the answer's signed distance then
 	// lead is the answer's lead then over the pairs met (and those
-	// remembered), at most searchReach of the larger smallest semi-axis.
+	// remembered), at most searchReach of the larger smallest semi-axis:
+	// no rival is above sd − lead.
 	lead float64
+	// age is the motion since a remembered rival was met (0: the lead is
+	// the search's own).
+	age float64
 }
+
+// rivalMemory is how far, relative to the larger smallest semi-axis, the
+// bodies may move before a rival that a search no longer meets is
+// forgotten: remembered, its bound only rises, and the pair would be
+// searched every frame for good.
+const rivalMemory = 1.0
 
 // search looks for the global answer among the common-normal pairs: the
 // multi-start from support seeds, then, for a deep overlap of a pair with
 // a non-convex shape, deepScan. It records the overlapping pairs it meets
-// as rivals (noteRival; the caller clears them).
+// as rivals (noteRival), for keepSearch.
 func (sv *Solver) search(m Method, pr *pair, best *candidate, res *Result, seen vec) {
+	sv.nrivals = 0
 	sv.noteRival(best)
 	sv.multiStart(m, pr, best, res, seen, exploreIter)
 	if !pr.convex && best.valid && best.converged && !best.separated && -best.sd > deepOverlap*charLength(pr) {
@@ -81,20 +93,25 @@ func (sv *Solver) noteRival(c *candidate) {
 // keepSearch makes the search state of an overlapping answer from the
 // rivals recorded (one within 2.5° of the answer is the answer's own
 // basin) and, when prev is a search of the same shapes that had met a
-// rival, from that rival too: it can have risen by no more than the
-// motion since (searchState.moved).
+// rival, from that rival too while it is remembered: it can have risen by
+// no more than the motion since (searchState.moved).
 func (sv *Solver) keepSearch(pr *pair, best *candidate, prev *searchState) searchState {
-	reach := searchReach * max(minAxis(pr.a), minAxis(pr.b))
-	lead := reach
+	ma := max(minAxis(pr.a), minAxis(pr.b))
+	lead, age := searchReach*ma, 0.0
 	for i := 0; i < sv.nrivals; i++ {
 		if r := &sv.rivals[i]; r.n.Dot(best.nP) <= 0.999 {
 			lead = min(lead, best.sd-r.sd)
 		}
 	}
-	if prev != nil && prev.ok && prev.lead < reach {
-		lead = min(lead, best.sd-(prev.sd-prev.lead)-prev.moved(pr))
+	if prev != nil && prev.ok && prev.lead < searchReach*ma {
+		mv := prev.moved(pr)
+		if a := prev.age + mv; a <= rivalMemory*ma {
+			if mem := best.sd - (prev.sd - prev.lead) - mv; mem < lead {
+				lead, age = mem, a
+			}
+		}
 	}
-	return searchState{ok: true, ab: pr.ab, sd: best.sd, lead: max(lead, 0)}
+	return searchState{ok: true, ab: pr.ab, sd: best.sd, lead: max(lead, 0), age: age}
 }
 
 // warmSearch checks an overlapping answer c tracked from prev's: it
@@ -105,10 +122,14 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 	if !prev.in.set || prev.in.a.Shape != *pr.a || prev.in.b.Shape != *pr.b {
 		st = &searchState{}
 	}
-	if st.ok && 2*st.moved(pr) < st.lead {
-		return *st // neither the answer nor a rival can have overtaken
+	// No rival was above st.sd − st.lead, and none can have risen by more
+	// than the motion since: c, whatever basin it tracked, still beats
+	// them all when it is above that. (Not "the answer can only have
+	// fallen by as much": a caller may hand in a prev whose points it
+	// moved to another basin; review of 2026-11-24.)
+	if st.ok && c.sd-(st.sd-st.lead) > st.moved(pr) {
+		return *st
 	}
-	sv.nrivals = 0
 	sv.researched++
 	sv.search(m, pr, c, res, vec{})
 	return sv.keepSearch(pr, c, st)
