@@ -148,8 +148,8 @@ type Result struct {
 	Distance float64
 	P, Q     geom.Vec3 // witness points on a and on b
 	// Normal is the unit outward normal of a at P; NormalQ that of b at Q.
-	// (When every Newton start stalled and GJK answered a separated convex
-	// pair, they are ±(Q − P)/|Q − P|, the separating direction: a normal
+	// (When GJK answered a separated convex pair, every Newton start
+	// having stalled, they are ±(Q − P)/|Q − P|, the separating direction: a normal
 	// of a at P wherever a is smooth there, to the answer's accuracy, and
 	// in the cone of normals at a tip or edge.)
 	Normal, NormalQ geom.Vec3
@@ -192,7 +192,8 @@ type Result struct {
 	Warm                   bool // true when the answer came from a warm start
 	// Method is the scheme that produced the answer (Implicit for GJK's);
 	// Fallback is true when the configured scheme failed and another stage
-	// recovered.
+	// recovered, or, for a warm start from a GJK answer, went to GJK
+	// directly.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when

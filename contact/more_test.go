@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/sovviz/sovviz/geom"
@@ -257,6 +258,41 @@ func TestWarmSearchesSeldom(t *testing.T) {
 	t.Logf("%d of %d warm overlapping answers searched again", searched, warm)
 }
 
+// keepSearch remembers a rival that a new search no longer meets: its
+// level rises by the motion since, and it is forgotten once the motion
+// since it was met passes rivalMemory.
+func TestKeepSearchMemory(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	a, b := battery(r, 0)
+	pr0 := newPair(&a, &b)
+	b.Pose.Position[0] += 0.01
+	pr1 := newPair(&a, &b)
+	sv := NewSolver(DefaultOptions())
+	ma := max(minAxis(pr1.a), minAxis(pr1.b))
+	best := candidate{valid: true, sd: -0.2, nP: vec{0, 1, 0}}
+	prev := searchState{ok: true, ab: pr0.ab, sd: -0.2, lead: 0.05}
+	mv := prev.moved(&pr1)
+	if !(mv > 0.009) {
+		t.Fatalf("moved %g for a 0.01 shift", mv)
+	}
+	sv.nrivals = 0 // the new search met no rival
+	got := sv.keepSearch(&pr1, &best, &prev)
+	if want := 0.05 - mv; math.Abs(got.lead-want) > 1e-15 || got.age != mv || got.ab != pr1.ab || got.sd != best.sd {
+		t.Errorf("remembered: lead %g age %g, want %g and %g", got.lead, got.age, want, mv)
+	}
+	prev.age = rivalMemory*ma - mv/2 // forgotten with this motion
+	if got := sv.keepSearch(&pr1, &best, &prev); got.lead != searchReach*ma || got.age != 0 {
+		t.Errorf("not forgotten: lead %g age %g", got.lead, got.age)
+	}
+	// A rival met now, closer than the remembered one's bound, is the
+	// search's own: the age starts again.
+	sv.rivals[0], sv.nrivals = rival{n: vec{1, 0, 0}, sd: -0.201}, 1
+	prev.age = 0
+	if got := sv.keepSearch(&pr1, &best, &prev); math.Abs(got.lead-0.001) > 1e-15 || got.age != 0 {
+		t.Errorf("met: lead %g age %g, want 0.001 and 0", got.lead, got.age)
+	}
+}
+
 // searchState.moved's bound is sound: over random pairs and motions,
 // the exact gap (reference supports) changes along no sampled direction by
 // more than |ΔT_ab| + r_a·‖ΔR_ab‖.
@@ -413,15 +449,25 @@ func TestNoAllocations(t *testing.T) {
 	for i := range pairs {
 		prevs[i] = sv.Query(&pairs[i][0], &pairs[i][1])
 	}
-	k, n0 := 0, sv.researched
-	if n := testing.AllocsPerRun(400, func() {
+	// (Counted over the whole loop, not per run as AllocsPerRun does: its
+	// integer mean would hide one allocation per search, which only some
+	// runs make.)
+	step := func(k int) {
 		i := k % len(pairs)
-		k++
 		pairs[i][1].Pose.Position[0] += 0.02
 		pairs[i][1].Pose.Orientation = pairs[i][1].Pose.Orientation.Mul(geom.Quat{W: 1, V: geom.Vec3{0.01, 0.02, 0}}).Normalize()
 		prevs[i] = sv.QueryWarm(&pairs[i][0], &pairs[i][1], &prevs[i])
-	}); n != 0 {
-		t.Errorf("warm query allocates %v times", n)
+	}
+	step(0)
+	n0 := sv.researched
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for k := 1; k <= 400; k++ {
+		step(k)
+	}
+	runtime.ReadMemStats(&m1)
+	if n := m1.Mallocs - m0.Mallocs; n != 0 {
+		t.Errorf("400 moving warm queries (%d searches) allocate %d times", sv.researched-n0, n)
 	}
 	if sv.researched == n0 {
 		t.Errorf("no warm query searched again: the search path is not measured")

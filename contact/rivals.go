@@ -43,7 +43,8 @@ type searchState struct {
 	sd float64        // the answer's signed distance then
 	// lead is the answer's lead then over the pairs met (and those
 	// remembered), at most searchReach of the larger smallest semi-axis:
-	// no rival is above sd − lead.
+	// no rival is above sd − lead (or lead is 0, and every warm start
+	// searches again).
 	lead float64
 	// age is the motion since a remembered rival was met (0: the lead is
 	// the search's own).
