@@ -58,13 +58,21 @@ type epaBounds struct {
 // new vertex (not yet in any face) and returns its index.
 func (e *epa) support(pr *pair, n vec) int {
 	i := e.nv
-	e.lp[i] = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
-	e.lq[i] = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
-	// R_a·lp − R_b·lq + (T_a − T_b): far from the origin, the difference
-	// of the two world points would lose the bodies' own digits.
-	e.w[i] = pr.ta.Dir(e.lp[i]).Sub(pr.tb.Dir(e.lq[i])).Add(pr.ta.T.Sub(pr.tb.T))
+	e.w[i], e.lp[i], e.lq[i] = diffSupport(pr, n)
 	e.nv++
 	return i
+}
+
+// diffSupport returns the support point w of C = A − B along the world
+// direction n, with the local support points lp of a along n and lq of b
+// along −n that make it: w = R_a·lp − R_b·lq + (T_a − T_b) (far from the
+// origin, the difference of the two world points would lose the bodies'
+// own digits). The supports are exact (exactSupportOf, with the shapes'
+// convexity when the pair carries its analyses).
+func diffSupport(pr *pair, n vec) (w, lp, lq vec) {
+	lp = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
+	lq = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
+	return pr.ta.Dir(lp).Sub(pr.tb.Dir(lq)).Add(pr.ta.T.Sub(pr.tb.T)), lp, lq
 }
 
 // face appends the triangle (i, j, k) and reports false when it is too thin

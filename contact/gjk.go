@@ -37,17 +37,17 @@ const gjkMaxIter = 400
 // the gap along their direction, a lower bound of the distance, is within
 // tol (1e-11 of the bodies' size) of dist. So dist is the distance to
 // within tol, and neither point lies deeper than tol inside its body (a
-// point δ deep could move δ towards the other one). It returns false when the bodies
-// touch or overlap (the origin is in C) or the bounds do not meet.
+// point δ deep could move δ towards the other one). It returns false when
+// the bodies touch or overlap (the origin is in C) or the bounds do not
+// meet. The pair must carry its shapes' analyses (both convex).
 func gjkSeparated(pr *pair) (candidate, bool) {
 	// The answer is the upper bound, so the bounds must meet well within
 	// the accuracy promised (1e-9 of the bodies' size).
 	tol := gjkTol * pairTol(pr)
 	dT := pr.tb.T.Sub(pr.ta.T)
 	support := func(n vec) gjkVertex {
-		lp := exactSupportOf(pr.a, pr.ta.InvDir(n), true)
-		lq := exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), true)
-		return gjkVertex{w: pr.ta.Dir(lp).Sub(pr.tb.Dir(lq)).Sub(dT), lp: lp, lq: lq}
+		w, lp, lq := diffSupport(pr, n)
+		return gjkVertex{w: w, lp: lp, lq: lq}
 	}
 	n := dT
 	if n.Len() == 0 {
@@ -78,10 +78,8 @@ func gjkSeparated(pr *pair) (candidate, bool) {
 		}
 		// A support point already in the simplex makes no progress.
 		dup := false
-		for i := 0; i < k; i++ {
-			if s[i].w.Sub(w.w).Len() <= 1e-15*max(1, vl) {
-				dup = true
-			}
+		for i := 0; i < k && !dup; i++ {
+			dup = s[i].w.Sub(w.w).Len() <= 1e-15*max(1, vl)
 		}
 		if dup {
 			break

@@ -21,6 +21,9 @@ func TestGJKSeparated(t *testing.T) {
 		a, b := battery(r, 1)
 		res := Query(&a, &b, &opt)
 		pr := newPair(&a, &b)
+		sv := NewSolver(opt)
+		pr.ia, pr.ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
+		pr.convex = pr.ia.convex && pr.ib.convex
 		c, ok := gjkSeparated(&pr)
 		if res.Distance <= 1e-6 {
 			if ok {

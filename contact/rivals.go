@@ -91,6 +91,11 @@ func (sv *Solver) noteRival(c *candidate) {
 	sv.nrivals++
 }
 
+// keepsSearch reports whether an answer keeps a search state: an
+// overlapping one that the polytope did not prove (it is always found
+// valid and then finished as converged or max_iterations here).
+func keepsSearch(c *candidate) bool { return c.valid && !c.separated && !c.mtdCertified }
+
 // keepSearch makes the search state of an overlapping answer from the
 // rivals recorded (one within 2.5° of the answer is the answer's own
 // basin) and, when prev is a search of the same shapes that had met a
@@ -120,7 +125,7 @@ func (sv *Solver) keepSearch(pr *pair, best *candidate, prev *searchState) searc
 // due, and returns the answer's search state.
 func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev *Result) searchState {
 	st := &prev.search
-	if !prev.in.set || prev.in.a.Shape != *pr.a || prev.in.b.Shape != *pr.b {
+	if !prev.sameShapes(pr) {
 		st = &searchState{}
 	}
 	// No rival was above st.sd − st.lead, and none can have risen by more

@@ -197,18 +197,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	}
 	m := sv.opt.Method
 	var best candidate
-	if prev != nil && prev.dual && convex && m == Implicit && prev.in.set && prev.in.a.Shape == *pr.a && prev.in.b.Shape == *pr.b {
+	if prev != nil && prev.dual && convex && m == Implicit && prev.sameShapes(&pr) {
 		// GJK answered this pair because every Newton start stalled, and
 		// the implicit scheme from its points (no stored evaluation)
-		// stalls again and goes cold before the cold query's stages reach
-		// GJK (1.1–1.8 ms a frame). (The parametric schemes converge from
-		// them, in one start.)
+		// stalls again and goes cold, through every stage before GJK.
+		// (The parametric schemes converge from them, in one start.)
 		if c, ok := gjkSeparated(&pr); ok {
-			res.Warm, res.Fallback = true, true
-			res.QuadLevels = prev.QuadLevels
-			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
-			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
-			res.UsedGuess = prev.UsedGuess
+			res.warmFrom(prev)
+			res.Fallback = true
 			sv.finish(&pr, &c, true, &res)
 			return res
 		}
@@ -239,13 +235,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
 				sv.epaCheck(m, &pr, &c, &res)
 			}
-			res.Warm = true
-			res.QuadLevels = prev.QuadLevels
-			res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
-			res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
-			res.UsedGuess = prev.UsedGuess
+			res.warmFrom(prev)
 			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), &res)
-			if search.ok && c.valid && !c.separated && !c.mtdCertified && res.Status != Failed {
+			if search.ok && keepsSearch(&c) {
 				res.search = search
 			}
 			return res
@@ -361,7 +353,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.epaCheck(m, &pr, &best, &res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
-	if best.valid && !best.separated && !best.mtdCertified && res.Status != Failed {
+	if keepsSearch(&best) {
 		res.search = sv.keepSearch(&pr, &best, nil)
 	}
 	return res
@@ -684,6 +676,22 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	if c.method == Implicit && c.haveHess {
 		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb, a: *pr.a, b: *pr.b}
 	}
+}
+
+// warmFrom marks res as a warm answer and keeps prev's record of the cold
+// guess's seeds (for drawing: the warm start used none).
+func (res *Result) warmFrom(prev *Result) {
+	res.Warm = true
+	res.QuadLevels = prev.QuadLevels
+	res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
+	res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
+	res.UsedGuess = prev.UsedGuess
+}
+
+// sameShapes reports whether r answered a query on pr's shapes (whatever
+// the poses).
+func (r *Result) sameShapes(pr *pair) bool {
+	return r.in.set && r.in.a.Shape == *pr.a && r.in.b.Shape == *pr.b
 }
 
 // warmState is what a Result keeps for a warm start beyond its public
