@@ -183,13 +183,13 @@ type Result struct {
 	// geom.Superovoid.Params on LocalP/Q otherwise).
 	LocalP, LocalQ   geom.Vec3
 	ParamsP, ParamsQ [2]float64
-	// Seeds of the last cold guess, for drawing: quadtree cells per level on
-	// both shapes, or the octree leaf boxes (local frames) when Octree was used.
-	QuadCellsA, QuadCellsB [MaxQuadLevels]geom.ParamCell
-	QuadLevels             int
-	OctCellA, OctCellB     geom.AABB
-	UsedGuess              Guess
-	Warm                   bool // true when the answer came from a warm start
+	// Seeds of the last cold guess, for drawing: the quadtree's descent on
+	// both shapes (QuadLevels levels; QuadCells gives the cells), or the
+	// octree leaf boxes (local frames) when Octree was used.
+	QuadLevels         int
+	OctCellA, OctCellB geom.AABB
+	UsedGuess          Guess
+	Warm               bool // true when the answer came from a warm start
 	// Method is the scheme that produced the answer (Implicit for GJK's);
 	// Fallback is true when the configured scheme failed and another stage
 	// recovered, or, for a warm start from a GJK answer, went to GJK
@@ -210,6 +210,23 @@ type Result struct {
 	// in is the query this result answers, so that a warm start with the
 	// same bodies and options returns it as it is (a still scene).
 	in queryInputs
+	// quadPath holds the quadtree's choice at each level, two bits per
+	// level (the child index, level 0 lowest), for a and b: each cell is a
+	// child of the one before, so the path is the whole descent in 6 bytes
+	// instead of 960 (a Result is copied several times per query).
+	quadPath [2]uint32
+}
+
+// QuadCells returns the cells the quadtree guess chose on a (side 0) or b
+// (side 1), coarsest first, for drawing: cells[:n], n = r.QuadLevels.
+func (r *Result) QuadCells(side int) (cells [MaxQuadLevels]geom.ParamCell, n int) {
+	c := geom.RootParamCell()
+	for n < r.QuadLevels && n < MaxQuadLevels {
+		c = c.Child(int(r.quadPath[side&1]>>(2*n)) & 3)
+		cells[n] = c
+		n++
+	}
+	return cells, n
 }
 
 // queryInputs identifies a query: both bodies and the solver's options.

@@ -141,6 +141,9 @@ func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit) 
 // assemble is implicitForm once s.ea and s.eb hold both sides' log
 // residuals at lp and lq.
 func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
+	if s.n == 6 {
+		return s.assemble6(pr, lp, lq, jac)
+	}
 	ea, eb := &s.ea, &s.eb
 	ga, gb := ea.Grad, eb.Grad
 	gla, glb := ga.Len(), gb.Len()
@@ -200,6 +203,52 @@ func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool
 		s.jac[2][c] = vt.Dot(dl)
 		s.jac[3][c] = vb.Dot(dl)
 	}
+	return true
+}
+
+// assemble6 is assemble for the implicit scheme, whose unknowns are the
+// local points themselves, in v3 arithmetic (the same operations as
+// assemble's, in the same order).
+func (s *system) assemble6(pr *pair, lp, lq vec, jac bool) bool {
+	ea, eb := &s.ea, &s.eb
+	ga, gb := v3of(ea.Grad), v3of(eb.Grad)
+	gla, glb := math.Sqrt(ga.dot(ga)), math.Sqrt(gb.dot(gb))
+	if !(gla > 0) || math.IsInf(gla, 0) || !(glb > 0) || math.IsInf(glb, 0) {
+		return false
+	}
+	inv := 1 / gla
+	nl := ga.scale(inv)
+	R := &pr.ab.R
+	nP := mulMV(R, nl)
+	P := mulMV(R, v3of(lp)).add(v3of(pr.ab.T))
+	Q := v3of(lq)
+	s.nP, s.P, s.Q = nP.vec(), P.vec(), lq
+	s.Fa, s.gFa, s.Fb, s.gFb = ea.G, ea.Grad, eb.G, eb.Grad
+	s.localP, s.localQ = lp, lq
+	d := Q.sub(P)
+	t, b, gtn, gbn, gtd, gbd := frameGrad2(gb, nP, d, jac)
+	s.tQ, s.bQ = t.vec(), b.vec()
+	s.phi[0] = nP.dot(t)
+	s.phi[1] = nP.dot(b)
+	s.phi[2] = d.dot(t)
+	s.phi[3] = d.dot(b)
+	s.phi[4], s.phi[5] = ea.G, eb.G
+	if !jac {
+		return true
+	}
+	ta, ba := mulMtV(R, t), mulMtV(R, b)
+	wt := mulMV(&ea.Hess, ta.sub(nl.scale(nl.dot(ta))).scale(inv))
+	wb := mulMV(&ea.Hess, ba.sub(nl.scale(nl.dot(ba))).scale(inv))
+	ut, ub := mulMV(&eb.Hess, gtn), mulMV(&eb.Hess, gbn)
+	vt, vb := t.add(mulMV(&eb.Hess, gtd)), b.add(mulMV(&eb.Hess, gbd))
+	// The rows are the vectors: the unknowns are the points themselves.
+	J := &s.jac
+	J[0] = [6]float64{wt.x, wt.y, wt.z, ut.x, ut.y, ut.z}
+	J[1] = [6]float64{wb.x, wb.y, wb.z, ub.x, ub.y, ub.z}
+	J[2] = [6]float64{-ta.x, -ta.y, -ta.z, vt.x, vt.y, vt.z}
+	J[3] = [6]float64{-ba.x, -ba.y, -ba.z, vb.x, vb.y, vb.z}
+	J[4] = [6]float64{ga.x, ga.y, ga.z, 0, 0, 0}
+	J[5] = [6]float64{0, 0, 0, gb.x, gb.y, gb.z}
 	return true
 }
 

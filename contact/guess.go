@@ -55,6 +55,7 @@ func childPoints(s *geom.Superovoid, t *geom.Transform, c geom.ParamCell, out *[
 func quadtreeGuess(pr *pair, levels int, res *Result) (pa, pb [2]float64) {
 	ca, cb := geom.RootParamCell(), geom.RootParamCell()
 	var wa, wb [4]vec
+	res.quadPath = [2]uint32{}
 	for l := 0; l < levels; l++ {
 		childPoints(pr.a, &pr.ta, ca, &wa)
 		childPoints(pr.b, &pr.tb, cb, &wb)
@@ -68,7 +69,8 @@ func quadtreeGuess(pr *pair, levels int, res *Result) (pa, pb [2]float64) {
 			}
 		}
 		ca, cb = ca.Child(bi), cb.Child(bj)
-		res.QuadCellsA[l], res.QuadCellsB[l] = ca, cb
+		res.quadPath[0] |= uint32(bi) << (2 * l)
+		res.quadPath[1] |= uint32(bj) << (2 * l)
 	}
 	res.QuadLevels = levels
 	pa[0], pa[1] = ca.Center()

@@ -123,3 +123,44 @@ func TestLazyRankingMatchesEager(t *testing.T) {
 		}
 	}
 }
+
+// The quadtree's seeds kept in a Result are its descent: at every level
+// the child of the cell before, down to the cells whose centres the guess
+// returned; a warm answer keeps its cold query's seeds.
+func TestQuadCellsDescent(t *testing.T) {
+	pairs := paperPairs(40, 4)
+	for levels := 1; levels <= MaxQuadLevels; levels++ {
+		opt := DefaultOptions()
+		opt.Guess, opt.QuadLevels = Quadtree, levels
+		sv := NewSolver(opt)
+		for i := range pairs {
+			a, b := pairs[i][0], pairs[i][1]
+			r := sv.Query(&a, &b)
+			pr := newPair(&a, &b)
+			var scratch Result
+			pa, pb := quadtreeGuess(&pr, levels, &scratch)
+			for side, want := range [2][2]float64{pa, pb} {
+				cells, n := r.QuadCells(side)
+				if n != levels || r.QuadLevels != levels {
+					t.Fatalf("levels %d pair %d: %d cells", levels, i, n)
+				}
+				parent := geom.RootParamCell()
+				for l, c := range cells[:n] {
+					if c.Level != l+1 || c.P1Min < parent.P1Min || c.P1Max > parent.P1Max || c.P2Min < parent.P2Min || c.P2Max > parent.P2Max ||
+						math.Abs(2*(c.P1Max-c.P1Min)-(parent.P1Max-parent.P1Min)) > 1e-12 {
+						t.Fatalf("levels %d pair %d side %d: cell %d %+v is no child of %+v", levels, i, side, l, c, parent)
+					}
+					parent = c
+				}
+				if m1, m2 := parent.Center(); m1 != want[0] || m2 != want[1] {
+					t.Fatalf("levels %d pair %d side %d: last centre (%g, %g), guess (%g, %g)", levels, i, side, m1, m2, want[0], want[1])
+				}
+			}
+			b.Pose.Position[0] += 1e-3
+			w := sv.QueryWarm(&a, &b, &r)
+			if w.quadPath != r.quadPath || w.QuadLevels != r.QuadLevels {
+				t.Fatalf("levels %d pair %d: the warm answer lost the seeds", levels, i)
+			}
+		}
+	}
+}

@@ -182,67 +182,123 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	}
 	ca := others[ja]
 	cb := others[jb-3]
-	cb[0] += 3
-	cb[1] += 3
-	cols := [4]int{ca[0], ca[1], cb[0], cb[1]}
-	// Reduced rows: row i minus (J[i][ja]/pa)·row 4 minus (J[i][jb]/pb)·row 5.
+	c0, c1, c2, c3 := ca[0], ca[1], cb[0]+3, cb[1]+3
+	// Reduced rows: row i minus (J[i][ja]/pa)·row 4 minus (J[i][jb]/pb)·row
+	// 5, held in row4 variables (registers) rather than an array (memory).
 	ia, ib := 1/pa, 1/pb
-	var m [4][4]float64
-	var b [4]float64
-	for i := 0; i < 4; i++ {
-		fa, fb := J[i][ja]*ia, J[i][jb]*ib
+	g4, g5 := &J[4], &J[5]
+	reduce := func(i int) (row4, float64) {
 		ri := &J[i]
-		m[i][0] = ri[cols[0]] - fa*J[4][cols[0]]
-		m[i][1] = ri[cols[1]] - fa*J[4][cols[1]]
-		m[i][2] = ri[cols[2]] - fb*J[5][cols[2]]
-		m[i][3] = ri[cols[3]] - fb*J[5][cols[3]]
-		b[i] = r[i] - fa*r[4] - fb*r[5]
+		fa, fb := ri[ja]*ia, ri[jb]*ib
+		return row4{ri[c0] - fa*g4[c0], ri[c1] - fa*g4[c1], ri[c2] - fb*g5[c2], ri[c3] - fb*g5[c3]}, r[i] - fa*r[4] - fb*r[5]
 	}
+	m0, b0 := reduce(0)
+	m1, b1 := reduce(1)
+	m2, b2 := reduce(2)
+	m3, b3 := reduce(3)
+	// LU with partial pivoting, unrolled (the first largest pivot wins).
 	pmax, pmin := max(apa, apb), min(apa, apb)
-	for k := 0; k < 4; k++ {
-		p, piv := k, math.Abs(m[k][k])
-		for i := k + 1; i < 4; i++ {
-			if v := math.Abs(m[i][k]); v > piv {
-				p, piv = i, v
-			}
-		}
-		if !(piv > tiny) {
-			return x, math.Inf(1), false
-		}
-		pmax, pmin = max(pmax, piv), min(pmin, piv)
-		if p != k {
-			m[p], m[k] = m[k], m[p]
-			b[p], b[k] = b[k], b[p]
-		}
-		inv := 1 / m[k][k]
-		m[k][k] = inv
-		for i := k + 1; i < 4; i++ {
-			f := m[i][k] * inv
-			for j := k + 1; j < 4; j++ {
-				m[i][j] -= f * m[k][j]
-			}
-			b[i] -= f * b[k]
-		}
+	p, piv := 0, math.Abs(m0.a)
+	if v := math.Abs(m1.a); v > piv {
+		p, piv = 1, v
 	}
-	var y [4]float64
-	for i := 3; i >= 0; i-- {
-		s := b[i]
-		for j := i + 1; j < 4; j++ {
-			s -= m[i][j] * y[j]
-		}
-		y[i] = s * m[i][i]
+	if v := math.Abs(m2.a); v > piv {
+		p, piv = 2, v
 	}
-	for k, c := range cols {
-		x[c] = y[k]
+	if v := math.Abs(m3.a); v > piv {
+		p, piv = 3, v
 	}
-	x[ja] = (r[4] - J[4][cols[0]]*y[0] - J[4][cols[1]]*y[1]) * ia
-	x[jb] = (r[5] - J[5][cols[2]]*y[2] - J[5][cols[3]]*y[3]) * ib
+	if !(piv > tiny) {
+		return x, math.Inf(1), false
+	}
+	pmax, pmin = max(pmax, piv), min(pmin, piv)
+	switch p {
+	case 1:
+		m0, m1, b0, b1 = m1, m0, b1, b0
+	case 2:
+		m0, m2, b0, b2 = m2, m0, b2, b0
+	case 3:
+		m0, m3, b0, b3 = m3, m0, b3, b0
+	}
+	inv0 := 1 / m0.a
+	m1, b1 = m1.eliminate1(m0, b1, b0, inv0)
+	m2, b2 = m2.eliminate1(m0, b2, b0, inv0)
+	m3, b3 = m3.eliminate1(m0, b3, b0, inv0)
+	p, piv = 1, math.Abs(m1.b)
+	if v := math.Abs(m2.b); v > piv {
+		p, piv = 2, v
+	}
+	if v := math.Abs(m3.b); v > piv {
+		p, piv = 3, v
+	}
+	if !(piv > tiny) {
+		return x, math.Inf(1), false
+	}
+	pmax, pmin = max(pmax, piv), min(pmin, piv)
+	switch p {
+	case 2:
+		m1, m2, b1, b2 = m2, m1, b2, b1
+	case 3:
+		m1, m3, b1, b3 = m3, m1, b3, b1
+	}
+	inv1 := 1 / m1.b
+	m2, b2 = m2.eliminate2(m1, b2, b1, inv1)
+	m3, b3 = m3.eliminate2(m1, b3, b1, inv1)
+	p, piv = 2, math.Abs(m2.c)
+	if v := math.Abs(m3.c); v > piv {
+		p, piv = 3, v
+	}
+	if !(piv > tiny) {
+		return x, math.Inf(1), false
+	}
+	pmax, pmin = max(pmax, piv), min(pmin, piv)
+	if p == 3 {
+		m2, m3, b2, b3 = m3, m2, b3, b2
+	}
+	inv2 := 1 / m2.c
+	f := m3.c * inv2
+	m3.d -= f * m2.d
+	b3 -= f * b2
+	piv = math.Abs(m3.d)
+	if !(piv > tiny) {
+		return x, math.Inf(1), false
+	}
+	pmax, pmin = max(pmax, piv), min(pmin, piv)
+	inv3 := 1 / m3.d
+	y3 := b3 * inv3
+	y2 := (b2 - m2.d*y3) * inv2
+	y1 := (b1 - m1.c*y2 - m1.d*y3) * inv1
+	y0 := (b0 - m0.b*y1 - m0.c*y2 - m0.d*y3) * inv0
+	x[c0], x[c1], x[c2], x[c3] = y0, y1, y2, y3
+	x[ja] = (r[4] - g4[c0]*y0 - g4[c1]*y1) * ia
+	x[jb] = (r[5] - g5[c2]*y2 - g5[c3]*y3) * ib
 	for i := range x {
 		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {
 			return x, math.Inf(1), false
 		}
 	}
 	return x, pmax / pmin, true
+}
+
+// row4 is a row of solveImplicit's reduced 4×4 system.
+type row4 struct{ a, b, c, d float64 }
+
+// eliminate1 subtracts f = m.a/k.a times row k from m (columns b..d) and
+// from its right-hand side: the first elimination step.
+func (m row4) eliminate1(k row4, bm, bk, inv float64) (row4, float64) {
+	f := m.a * inv
+	m.b -= f * k.b
+	m.c -= f * k.c
+	m.d -= f * k.d
+	return m, bm - f*bk
+}
+
+// eliminate2 is the second step (columns c, d).
+func (m row4) eliminate2(k row4, bm, bk, inv float64) (row4, float64) {
+	f := m.b * inv
+	m.c -= f * k.c
+	m.d -= f * k.d
+	return m, bm - f*bk
 }
 
 // others lists, for each of three columns, the other two.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sovviz/sovviz/geom"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -210,5 +211,33 @@ func TestLMStepAgainstGonum(t *testing.T) {
 	A[0][0] = math.NaN()
 	if _, ok := lmSolve(&A, &g, 6, 1); ok {
 		t.Errorf("lmSolve accepted NaN")
+	}
+}
+
+// frameGrad2 is geom.Householder and geom.HouseholderGrad2, bit for bit
+// (geom tests those against the Householder Jacobian), over normals of
+// every orientation and scale, either sign of the first component, and
+// the axis-aligned ones.
+func TestFrameGrad2MatchesGeom(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	rv := func() geom.Vec3 {
+		s := math.Pow(10, 8*r.Float64()-4)
+		return geom.Vec3{s * r.NormFloat64(), s * r.NormFloat64(), s * r.NormFloat64()}
+	}
+	ns := []geom.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, 0, -2}, {-0.5, 0, 1e-300}}
+	for i := 0; i < 20000; i++ {
+		ns = append(ns, rv())
+	}
+	for _, n := range ns {
+		v, u := rv(), rv()
+		t0, b0 := geom.Householder(n)
+		g0, g1, g2, g3 := geom.HouseholderGrad2(n, v, u)
+		t1, b1, h0, h1, h2, h3 := frameGrad2(v3of(n), v3of(v), v3of(u), true)
+		if t1.vec() != t0 || b1.vec() != b0 || h0.vec() != g0 || h1.vec() != g1 || h2.vec() != g2 || h3.vec() != g3 {
+			t.Fatalf("n %v: frameGrad2 differs from geom's", n)
+		}
+		if t2, b2, _, _, _, _ := frameGrad2(v3of(n), v3of(v), v3of(u), false); t2 != t1 || b2 != b1 {
+			t.Fatalf("n %v: the frame alone differs", n)
+		}
 	}
 }

@@ -49,7 +49,13 @@ type newtonOutcome struct {
 	xe        [6]float64
 	iters     int
 	converged bool
-	sys       system // evaluated at x (no Jacobian)
+	// What classify needs of the system at xe (not all of it: a copy of
+	// the whole system per start cost more than its use): the residual,
+	// the local points (at x), and each side's log residual.
+	phi            [6]float64
+	n              int
+	localP, localQ vec
+	ea, eb         geom.Implicit
 	// na, nb are the local unit normals at the final points when the
 	// implicit gradients give them (implicit and ntb schemes), so that
 	// classify need not evaluate them again.
@@ -66,12 +72,12 @@ type newtonOutcome struct {
 // with a growing damping take over until one does. Near the solution the
 // damping vanishes and convergence is quadratic; far from it the iterate
 // cannot cycle or jump away. A run that cannot reduce the residual ends.
-func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter int) newtonOutcome {
+func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter int, out *newtonOutcome) {
 	opt := &sv.opt
 	L := charLength(pr)
 	invL := 1 / L
 	x := x0
-	var out newtonOutcome
+	*out = newtonOutcome{}
 	// Two buffers: the trial iterate is evaluated with its Jacobian, so an
 	// accepted step needs no second evaluation.
 	sys, trial := &sv.sys, &sv.trial
@@ -84,7 +90,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	sv.havePre = false
 	if !ok {
 		out.x = x
-		return out
+		return
 	}
 	n := sys.n
 	cur := merit(&sys.phi, n, invL)
@@ -162,10 +168,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 				out.x = x
 				out.converged = true
 				out.iters = it
-				out.sys = *sys
+				out.keep(sys)
 				if m == Implicit {
-					out.sys.localP = vec{x[0], x[1], x[2]}
-					out.sys.localQ = vec{x[3], x[4], x[5]}
+					out.localP = vec{x[0], x[1], x[2]}
+					out.localQ = vec{x[3], x[4], x[5]}
 					// The normals at the stepped points to first order:
 					// ∇F + ∇²F·dx, an error of order |dx|² (≤ 1e-12·L²).
 					ga := sys.ea.Grad.Add(geom.MulMV(&sys.ea.Hess, vec{dx[0], dx[1], dx[2]}))
@@ -173,10 +179,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 					out.na, out.nb, out.haveNormals = unitPair(ga, gb)
 					out.haveHess = out.haveNormals && !opt.FiniteDiff
 				} else {
-					out.sys.localP = pr.a.Point(x[0], x[1])
-					out.sys.localQ = pr.b.Point(x[2], x[3])
+					out.localP = pr.a.Point(x[0], x[1])
+					out.localQ = pr.b.Point(x[2], x[3])
 				}
-				return out
+				return
 			}
 			alpha := 1.0
 			if norm > maxStep {
@@ -239,12 +245,18 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		}
 	}
 	out.x, out.xe = x, x
-	out.sys = *sys
+	out.keep(sys)
 	if m != Parametric {
 		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)
 		out.haveHess = out.haveNormals && !opt.FiniteDiff
 	}
-	return out
+}
+
+// keep records what classify needs of the system evaluated last.
+func (o *newtonOutcome) keep(s *system) {
+	o.phi, o.n = s.phi, s.n
+	o.localP, o.localQ = s.localP, s.localQ
+	o.ea, o.eb = s.ea, s.eb
 }
 
 // unitPair normalises two gradients; ok is false if either cannot be.

@@ -11,10 +11,12 @@ import (
 // (convexity, octrees), so that repeated queries allocate nothing. A Solver
 // is not safe for concurrent use; give each goroutine its own.
 type Solver struct {
-	opt    Options
-	sys    system
-	trial  system
-	shapes shapeCache
+	opt   Options
+	sys   system
+	trial system
+	// outcome is solveFrom's Newton outcome (scratch, read by classify).
+	outcome newtonOutcome
+	shapes  shapeCache
 	// octs caches the octrees of the octree guess; octStack is its
 	// branch-and-bound stack.
 	octs, octsOld map[octKey]*geom.Octree
@@ -492,9 +494,10 @@ const exploreIter = 12
 // solveFrom runs Newton from x0 and classifies the outcome.
 func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) candidate {
 	res.Starts++
-	o := sv.newton(m, pr, x0, res.Starts-1, maxIter)
+	o := &sv.outcome
+	sv.newton(m, pr, x0, res.Starts-1, maxIter, o)
 	res.Iterations += o.iters
-	return sv.classify(m, pr, &o)
+	return sv.classify(m, pr, o)
 }
 
 // inside reports whether the world point w lies in the body of shape s
@@ -513,18 +516,17 @@ func insideBoth(pr *pair, w vec) bool {
 // classify decides what kind of common-normal pair an outcome is.
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 	c := candidate{x: o.x, method: m, converged: o.converged}
-	s := &o.sys
 	if !o.converged {
 		L := charLength(pr)
-		if r := math.Sqrt(merit(&s.phi, s.n, 1/L)); r <= nearStationary {
+		if r := math.Sqrt(merit(&o.phi, o.n, 1/L)); r <= nearStationary {
 			c.slack = (1e-6 + 1e3*r) * L
 		}
 	}
 	if o.haveHess {
-		c.ea, c.eb, c.haveHess, c.xe = s.ea, s.eb, true, o.xe
+		c.ea, c.eb, c.haveHess, c.xe = o.ea, o.eb, true, o.xe
 	}
 	// Final witness points and exact normals, whatever the scheme.
-	lp, lq := s.localP, s.localQ
+	lp, lq := o.localP, o.localQ
 	na, nb := o.na, o.nb
 	if !o.haveNormals {
 		var oka, okb bool
@@ -683,7 +685,7 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 func (res *Result) warmFrom(prev *Result) {
 	res.Warm = true
 	res.QuadLevels = prev.QuadLevels
-	res.QuadCellsA, res.QuadCellsB = prev.QuadCellsA, prev.QuadCellsB
+	res.quadPath = prev.quadPath
 	res.OctCellA, res.OctCellB = prev.OctCellA, prev.OctCellB
 	res.UsedGuess = prev.UsedGuess
 }

@@ -99,7 +99,7 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 	}
 	var o newtonOutcome
 	o.converged = true
-	o.sys.localP, o.sys.localQ = lp, lq
+	o.localP, o.localQ = lp, lq
 	c := sv.classify(Implicit, pr, &o)
 	// The witness points are support points of n, so the common normal holds
 	// up to the remaining gradient; classify checks it to 1e-6 relative.

@@ -430,11 +430,11 @@ func (a *App) drawParamSpace() {
 		}
 		for side := 0; side < 2; side++ {
 			obj := &a.Scene.Objects[pr.I]
-			cells := r.QuadCellsA[:r.QuadLevels]
+			all, nc := r.QuadCells(side)
+			cells := all[:nc]
 			local, wc := r.LocalP, drawlist.WitnessPColor
 			if side == 1 {
 				obj = &a.Scene.Objects[pr.J]
-				cells = r.QuadCellsB[:r.QuadLevels]
 				local, wc = r.LocalQ, drawlist.WitnessQColor
 			}
 			imgui.TextUnformatted(obj.Name)

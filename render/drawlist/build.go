@@ -285,8 +285,10 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays, outli
 	}
 	s := 0.35 * math.Min(a.Body.Shape.BoundingRadiusFast(), b.Body.Shape.BoundingRadiusFast())
 	if ov.Seeds && r.UsedGuess == contact.Quadtree && r.QuadLevels > 0 {
-		seeds(d, &a.Body, r.QuadCellsA[:r.QuadLevels], outline)
-		seeds(d, &b.Body, r.QuadCellsB[:r.QuadLevels], outline)
+		ca, na := r.QuadCells(0)
+		cb, nb := r.QuadCells(1)
+		seeds(d, &a.Body, ca[:na], outline)
+		seeds(d, &b.Body, cb[:nb], outline)
 	}
 	if ov.Octree && r.UsedGuess == contact.Octree {
 		ta, tb := a.Body.Pose.Transform(), b.Body.Pose.Transform()
