@@ -205,40 +205,41 @@ func supportPair(pr *pair, n vec) (lp, lq, P, Q vec, gap float64) {
 // ellipsoidSupport is the support point of the ellipsoid with the shape's
 // semi-axes in local direction n: a very cheap proxy used to rank directions
 // and climb the gap; the closed form replaces it for the final seeds.
-func ellipsoidSupport(s *geom.Superovoid, n vec) vec {
-	a := s.A
-	x := vec{a[0] * a[0] * n[0], a[1] * a[1] * n[1], a[2] * a[2] * n[2]}
-	l := math.Sqrt(x[0]*n[0] + x[1]*n[1] + x[2]*n[2])
+func ellipsoidSupport(s *geom.Superovoid, n v3) v3 {
+	a := &s.A
+	x := v3{a[0] * a[0] * n.x, a[1] * a[1] * n.y, a[2] * a[2] * n.z}
+	l := math.Sqrt(x.x*n.x + x.y*n.y + x.z*n.z)
 	if !(l > 0) {
-		return vec{0, 0, a[2]}
+		return v3{0, 0, a[2]}
 	}
-	return x.Mul(1 / l)
+	return x.scale(1 / l)
 }
 
-// fastGap returns the gap estimate n·(Q − P) and Q − P with ellipsoid supports.
-func fastGap(pr *pair, n vec) (float64, vec) {
-	// (Transform's methods, written out: they are just over the inlining
-	// budget, and this runs ten times per cold guess.)
-	P := geom.MulMV(&pr.ta.R, ellipsoidSupport(pr.a, geom.MulMtV(&pr.ta.R, n))).Add(pr.ta.T)
-	Q := geom.MulMV(&pr.tb.R, ellipsoidSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))).Add(pr.tb.T)
-	d := Q.Sub(P)
-	return n.Dot(d), d
+// fastGap returns the gap estimate n·(Q − P) and Q − P with ellipsoid
+// supports (in v3 arithmetic: it runs eleven times per cold guess).
+func fastGap(pr *pair, n v3) (float64, v3) {
+	P := mulMV(&pr.ta.R, ellipsoidSupport(pr.a, mulMtV(&pr.ta.R, n))).add(v3of(pr.ta.T))
+	Q := mulMV(&pr.tb.R, ellipsoidSupport(pr.b, mulMtV(&pr.tb.R, n.scale(-1)))).add(v3of(pr.tb.T))
+	d := Q.sub(P)
+	return n.dot(d), d
 }
 
 // ascend climbs gap(n) = −h_a(n) − h_b(−n) on the sphere from n (its
 // gradient is Q − P, math.md §3) with cheap ellipsoid supports and step
 // control, then returns the closed-form support seeds at the final
 // direction, and their gap estimate.
-func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
+func ascend(pr *pair, n0 vec, steps int) (vec, vec, vec, float64) {
+	n := v3of(n0)
 	g, d := fastGap(pr, n)
 	// Step scale: the gap's curvature on the sphere is about the bodies' size.
 	alpha := ascentStep(pr)
 	for i := 0; i < steps; i++ {
-		t := d.Sub(n.Mul(n.Dot(d)))
-		if t.Len() < 1e-9 {
+		t := d.sub(n.scale(n.dot(d)))
+		if math.Sqrt(t.dot(t)) < 1e-9 {
 			break
 		}
-		m := n.Add(t.Mul(alpha)).Normalize()
+		m := n.add(t.scale(alpha))
+		m = m.scale(1.0 / math.Sqrt(m.dot(m)))
 		g2, d2 := fastGap(pr, m)
 		if g2 > g {
 			n, g, d = m, g2, d2
@@ -249,7 +250,7 @@ func ascend(pr *pair, n vec, steps int) (vec, vec, vec, float64) {
 	}
 	// A few steps with the closed-form supports refine the direction where
 	// the ellipsoid proxy is poor (box-like and pointy shapes).
-	return supportAscend(pr, n, alpha, refineSteps)
+	return supportAscend(pr, n.vec(), alpha, refineSteps)
 }
 
 // ascentStep is the initial step of a climb of the gap on the sphere: its
