@@ -12,6 +12,27 @@ var checkNodes = [...]float64{-0.975, -0.94, -0.89, -0.82, -0.74, -0.65, -0.56, 
 
 const supportNodes = len(checkNodes)
 
+// groupNodes is the number of consecutive heights in one group of the
+// support check's coarse pass (supportGroup).
+const groupNodes = 4
+
+const supportGroups = (supportNodes + groupNodes - 1) / groupNodes
+
+// supportGroup bounds the section-stack profile F over the heights from
+// one group's lower neighbour to its upper one (the poles at the ends),
+// continuously, not only at the nodes: at height w the section is r(w)
+// times the superellipse of half-axes a1·cx(w), a2·cy(w), whose support
+// along (mx, my) is the k-norm N = ‖(a1·|mx|·cx, a2·|my|·cy)‖_k, growing
+// with cx and cy; r falls with |w| and cx, cy, c·w are linear in w. So
+// F ≤ rmax·‖(a1·|mx|·cxmax, a2·|my|·cymax)‖_k + max(c·wlo, c·whi) there, and
+// where that is below the limit neither a node nor a local maximum of F
+// there can lie beyond the point checked: the check skips the group's
+// heights (those far from the point's own, for most directions).
+type supportGroup struct {
+	wlo, whi, rmax, cxmax, cymax float64
+	cxk, cyk                     float64 // cxmax^k, cymax^k
+}
+
 // SupportTable holds the direction-independent part of the support search of
 // one shape (see PointWithNormal): the scan heights with their zenith
 // parameters, section radii and taper factors. With it, deciding whether a
@@ -25,6 +46,7 @@ type SupportTable struct {
 	n                           int
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
 	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
+	groups                      [supportGroups]supportGroup
 }
 
 // SupportTable builds the support table of the shape.
@@ -42,7 +64,54 @@ func (s *Superovoid) SupportTable() SupportTable {
 		t.tcx[i], t.tcy[i] = s.Taper[0]/t.cx[i], s.Taper[1]/t.cy[i]
 		t.n++
 	}
+	for g := range t.groups {
+		lo, hi := g*groupNodes-1, min((g+1)*groupNodes, t.n) // neighbours
+		gr := &t.groups[g]
+		gr.wlo, gr.whi = -1, 1
+		if lo >= 0 {
+			gr.wlo = t.w[lo]
+		}
+		if hi < t.n {
+			gr.whi = t.w[hi]
+		}
+		switch {
+		case gr.wlo <= 0 && gr.whi >= 0:
+			gr.rmax = 1 // r(0)
+		case gr.wlo > 0:
+			gr.rmax = t.r[lo] // lo ≥ 0: the pole is never the nearer end
+		default:
+			gr.rmax = t.r[hi]
+		}
+		gr.cxmax = max(1+s.Taper[0]*gr.wlo, 1+s.Taper[0]*gr.whi)
+		gr.cymax = max(1+s.Taper[1]*gr.wlo, 1+s.Taper[1]*gr.whi)
+		gr.cxk, gr.cyk = FastExp(k*FastLog(gr.cxmax)), FastExp(k*FastLog(gr.cymax))
+	}
 	return t
+}
+
+// below reports whether group g's bound on F (supportGroup) is below the
+// limit of direction d. The k-norm is bounded above by the tangent of the
+// concave (1 + q)^(1/k) at 0, 1 + q/k (no exponential), and the sum by a
+// relative 1e-12 for the rounding of the table's radii and powers.
+func (t *SupportTable) below(g int, d *checkDir) bool {
+	return t.groupBound(g, d) <= d.limit
+}
+
+// groupBound is group g's bound on F in direction d (below).
+func (t *SupportTable) groupBound(g int, d *checkDir) float64 {
+	gr := &t.groups[g]
+	X, Y := d.ak0*gr.cxk, d.bk0*gr.cyk // (a1·|mx|·cxmax)^k, (a2·|my|·cymax)^k over em^k
+	big, q := d.al*gr.cxmax, 0.0
+	if X >= Y {
+		if X > 0 {
+			q = Y / X
+		}
+	} else {
+		big, q = d.be*gr.cymax, X/Y
+	}
+	sec := gr.rmax * d.em * big * (1 + q*d.invk)
+	c := d.p.c
+	return sec + max(c*gr.wlo, c*gr.whi) + 1e-12*(sec+math.Abs(c))
 }
 
 // The premises IsSupportPoint demands of its point: on the surface to this
@@ -96,12 +165,73 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	n = n.Mul(1 / sc)
 	// h(n) for this n is |n|·h(n̂), so the tolerance scales the same way.
 	limit := n.Dot(x) + tol*n.Len()
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	a3 := s.A[2]
 	if n[0] == 0 && n[1] == 0 {
 		return a3*math.Abs(n[2]) <= limit // the pole is the support point
 	}
+	var p supportProblem
+	d := t.scanDir(n, limit, &p)
+	// N(0), from below (a smaller N only widens the bracket), for the
+	// bound of PointWithNormal.
+	n0 := d.em * onePlusPow(min(d.ak0, d.bk0), 1/p.k) * (1 - powErr)
+	bound := 2*math.Abs(p.c)/n0 + 2
+	// x must be a local maximum of n·x over the surface, where the surface
+	// is locally convex: the Hessian of G restricted to the tangent plane is
+	// positive (semi)definite. A point at the bottom of a dent is refused
+	// here; a tip (τ infinite) or a point beyond the bound is not a
+	// stationary point of F and is refused below.
+	if !t.locallyConvex(e) {
+		return false
+	}
+	tx, _, _ := p.tauOfW(max(-1, min(1, x[2]/a3)))
+	if !(tx > -bound && tx < bound) {
+		return false
+	}
+	prevTau, prevPsi := -bound, -1.0
+	// skipped: the heights since the last node scanned were skipped as a
+	// group below the limit, so no maximum between them needs solving.
+	skipped := false
+	for i := 0; i <= t.n; i++ {
+		var tau, psi float64
+		if i == t.n {
+			tau, psi = bound, 1
+		} else {
+			if i%groupNodes == 0 && t.below(i/groupNodes, &d) {
+				i = min(i+groupNodes, t.n) - 1
+				skipped = true
+				continue
+			}
+			tau = t.tau[i]
+			if !(tau > -bound && tau < bound) {
+				continue // ψ's sign is known there: no root beyond the bound
+			}
+			var beyond bool
+			if psi, beyond = t.node(i, &d); beyond {
+				return false // a point at this height already lies beyond x
+			}
+		}
+		if !skipped && prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
+			x0 := 0.5 * (prevTau + tau)
+			if psi == 0 {
+				x0 = tau
+			}
+			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); !(f <= limit) {
+				return false
+			}
+		}
+		prevTau, prevPsi, skipped = tau, psi, false
+	}
+	return true
+}
+
+// scanDir sets p to the support problem of the direction n (scaled so
+// that its largest component has magnitude 1, mx and my not both 0) and
+// returns what the scan against limit needs of it.
+func (t *SupportTable) scanDir(n Vec3, limit float64, p *supportProblem) checkDir {
+	s := &t.s
+	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
 	e1, e2 := s.Eps[0], s.Eps[1]
-	p := supportProblem{
+	*p = supportProblem{
 		lal: FastLog(a1 * math.Abs(n[0])), lbe: FastLog(a2 * math.Abs(n[1])),
 		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
 		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
@@ -118,50 +248,7 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	} else if be < 1 {
 		bk0 = FastExp(p.k * (p.lbe - p.lal))
 	}
-	// N(0), from below (a smaller N only widens the bracket), for the
-	// bound of PointWithNormal.
-	n0 := em * onePlusPow(min(ak0, bk0), 1/p.k) * (1 - powErr)
-	bound := 2*math.Abs(p.c)/n0 + 2
-	// x must be a local maximum of n·x over the surface, where the surface
-	// is locally convex: the Hessian of G restricted to the tangent plane is
-	// positive (semi)definite. A point at the bottom of a dent is refused
-	// here; a tip (τ infinite) or a point beyond the bound is not a
-	// stationary point of F and is refused below.
-	if !t.locallyConvex(e) {
-		return false
-	}
-	tx, _, _ := p.tauOfW(max(-1, min(1, x[2]/a3)))
-	if !(tx > -bound && tx < bound) {
-		return false
-	}
-	d := checkDir{p: &p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
-	prevTau, prevPsi := -bound, -1.0
-	for i := 0; i <= t.n; i++ {
-		var tau, psi float64
-		if i == t.n {
-			tau, psi = bound, 1
-		} else {
-			tau = t.tau[i]
-			if !(tau > -bound && tau < bound) {
-				continue // ψ's sign is known there: no root beyond the bound
-			}
-			var beyond bool
-			if psi, beyond = t.node(i, &d); beyond {
-				return false // a point at this height already lies beyond x
-			}
-		}
-		if prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
-			x0 := 0.5 * (prevTau + tau)
-			if psi == 0 {
-				x0 = tau
-			}
-			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); !(f <= limit) {
-				return false
-			}
-		}
-		prevTau, prevPsi = tau, psi
-	}
-	return true
+	return checkDir{p: p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
 }
 
 // checkDir is what IsSupportPoint's scan needs of one direction.

@@ -197,3 +197,60 @@ func TestChordTangentBounds(t *testing.T) {
 		}
 	}
 }
+
+// The support check's group bounds hold over their whole height ranges,
+// not only at the nodes: no point of a densely sampled surface at a height
+// in a group's range reaches beyond the group's bound on F, for shapes
+// across the parameter range and directions of every kind.
+func TestSupportGroupBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	const na, nz = 240, 160
+	skippable := 0
+	for i := 0; i < 120; i++ {
+		s := randomShape(r)
+		if i%4 == 1 {
+			s.Eps = [2]float64{extremeEps(r), extremeEps(r)}
+		}
+		if i%4 == 2 {
+			s.Taper = [2]float64{r.Float64() - 0.5, r.Float64() - 0.5}
+		}
+		tab := s.SupportTable()
+		var pts []Vec3
+		for a := 0; a < na; a++ {
+			for z := 0; z <= nz; z++ {
+				pts = append(pts, s.Point(-math.Pi+2*math.Pi*float64(a)/na, -math.Pi/2+math.Pi*float64(z)/nz))
+			}
+		}
+		for j := 0; j < 12; j++ {
+			n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+			if j == 0 {
+				n[2] = 0 // horizontal
+			}
+			if j == 1 {
+				n[0], n[1] = 1e-3*n[0], 0 // nearly vertical
+			}
+			n = n.Mul(1 / max(math.Abs(n[0]), max(math.Abs(n[1]), math.Abs(n[2]))))
+			var p supportProblem
+			d := tab.scanDir(n, 0, &p)
+			for g := range tab.groups {
+				gr := &tab.groups[g]
+				gb := tab.groupBound(g, &d)
+				top := math.Inf(-1)
+				for _, x := range pts {
+					if w := x[2] / s.A[2]; w >= gr.wlo && w <= gr.whi {
+						top = max(top, n.Dot(x))
+					}
+				}
+				if top > gb {
+					t.Fatalf("%+v n=%v group %d (w in [%g, %g]): the surface reaches %.15g beyond the bound %.15g", s, n, g, gr.wlo, gr.whi, top, gb)
+				}
+				if gb < n.Dot(pts[0])+0.5*s.A[2] { // a loose bound would skip nothing
+					skippable++
+				}
+			}
+		}
+	}
+	if skippable == 0 {
+		t.Fatal("no bound was ever tight enough to skip a group")
+	}
+}
