@@ -215,6 +215,8 @@ type Result struct {
 	// child of the one before, so the path is the whole descent in 6 bytes
 	// instead of 960 (a Result is copied several times per query).
 	quadPath [2]uint32
+	// ia, ib are the shapes' analyses (for warm starts on the same shapes).
+	ia, ib *shapeInfo
 }
 
 // QuadCells returns the cells the quadtree guess chose on a (side 0) or b

@@ -607,3 +607,34 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// A warm start takes the shapes' analyses from the previous answer only
+// when the shapes are the same: a previous answer on another shape gives
+// that shape's convexity verdict nothing.
+func TestWarmShapeAnalyses(t *testing.T) {
+	pairs := PaperBattery(200, 3)
+	sv := NewSolver(DefaultOptions())
+	checked := 0
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := sv.Query(&a, &b)
+		a2 := a
+		a2.Shape.Taper = [2]float64{0, 0} // untapered: convex
+		w := sv.QueryWarm(&a2, &b, &prev)
+		c := NewSolver(DefaultOptions()).Query(&a2, &b)
+		if w.NonConvex != c.NonConvex || w.HullGapA != c.HullGapA || w.ReasonA != c.ReasonA || w.Certified != c.Certified {
+			t.Fatalf("pair %d: warm from another shape's answer: nonconvex %d gap %g %q certified %v; cold %d %g %q %v",
+				i, w.NonConvex, w.HullGapA, w.ReasonA, w.Certified, c.NonConvex, c.HullGapA, c.ReasonA, c.Certified)
+		}
+		if prev.NonConvex&1 != 0 {
+			checked++
+		}
+		b.Pose.Position[0] += 1e-3
+		if w2 := sv.QueryWarm(&a, &b, &prev); w2.NonConvex != prev.NonConvex || w2.HullGapA != prev.HullGapA || w2.HullGapB != prev.HullGapB {
+			t.Fatalf("pair %d: warm on the same shapes changed the analyses", i)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no previous answer had a non-convex a")
+	}
+}

@@ -184,8 +184,15 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
 	}
 	pr := newPair(a, b)
-	ia := sv.shapes.info(&a.Shape)
-	ib := sv.shapes.info(&b.Shape)
+	var ia, ib *shapeInfo
+	if prev != nil && prev.ia != nil && prev.sameShapes(&pr) {
+		// The shapes' analyses as prev found them (immutable; two cache
+		// lookups saved on every warm start).
+		ia, ib = prev.ia, prev.ib
+	} else {
+		ia, ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
+	}
+	res.ia, res.ib = ia, ib
 	convex := ia.convex && ib.convex
 	pr.convex, pr.ia, pr.ib = convex, ia, ib
 	res.ReasonA, res.ReasonB = ia.reason, ib.reason
