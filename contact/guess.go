@@ -463,6 +463,15 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		if best.valid && best.converged && g < best.sd-0.25*ma {
 			break
 		}
+		if !exactRank && skip(dirs[bi], g) {
+			// With taper, skip ignores the gap, and what it skips now it
+			// skips later too (the seeds and pairs found only grow): drop
+			// the direction before paying for its ranking gap. The starts
+			// are the same: a direction whose exact gap would end the
+			// search is left with every other one below the mark.
+			gap[bi] = math.Inf(-1)
+			continue
+		}
 		if !exact[bi] {
 			gap[bi], exact[bi] = rankGap(bi), true
 			continue
