@@ -517,6 +517,9 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			if x.Dot(c)-ellipsoidH(pr.a, geom.MulMtV(&pr.ta.R, x))-ellipsoidH(pr.b, geom.MulMtV(&pr.tb.R, x)) <= bg {
 				continue
 			}
+			if !exactRank && skip(x, 0) {
+				continue // (with taper skip ignores the gap: not worth computing)
+			}
 			if g := seGap(pr, x, c); g > bg && !skip(x, g) {
 				bn, bg = x, g
 			}
