@@ -224,7 +224,7 @@ func TestFrameGrad2MatchesGeom(t *testing.T) {
 		s := math.Pow(10, 8*r.Float64()-4)
 		return geom.Vec3{s * r.NormFloat64(), s * r.NormFloat64(), s * r.NormFloat64()}
 	}
-	ns := []geom.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, 0, -2}, {-0.5, 0, 1e-300}}
+	ns := []geom.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, 0, -2}, {-0.5, 0, 1e-300}, {-0.0, 0, 1}}
 	for i := 0; i < 20000; i++ {
 		ns = append(ns, rv())
 	}
@@ -238,6 +238,10 @@ func TestFrameGrad2MatchesGeom(t *testing.T) {
 		}
 		if t2, b2, _, _, _, _ := frameGrad2(v3of(n), v3of(v), v3of(u), false); t2 != t1 || b2 != b1 {
 			t.Fatalf("n %v: the frame alone differs", n)
+		}
+		t3, b3 := tangentFrame(n)
+		if t4, b4 := geom.TangentFrame(n); t3 != t4 || b3 != b4 {
+			t.Fatalf("n %v: tangentFrame differs from geom.TangentFrame", n)
 		}
 	}
 }

@@ -544,14 +544,17 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		}
 	}
 	c.lp, c.lq = lp, lq
-	rp, rq := pr.ta.Dir(lp), pr.tb.Dir(lq)
-	c.P, c.Q = rp.Add(pr.ta.T), rq.Add(pr.tb.T)
-	c.nP, c.nQ = pr.ta.Dir(na), pr.tb.Dir(nb)
+	// (In v3 arithmetic, the same operations as the Transform methods.)
+	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
+	Ta, Tb := v3of(pr.ta.T), v3of(pr.tb.T)
+	c.P, c.Q = rp.add(Ta).vec(), rq.add(Tb).vec()
+	c.nP, c.nQ = mulMV(&pr.ta.R, v3of(na)).vec(), mulMV(&pr.tb.R, v3of(nb)).vec()
 	// Q − P from the bodies' own offsets and the difference of their
 	// positions: far from the origin the difference of the world points
 	// would keep only the positions' digits (1e-8 at 1e8).
-	d := rq.Sub(rp).Add(pr.tb.T.Sub(pr.ta.T))
-	dist := d.Len()
+	dv := rq.sub(rp).add(Tb.sub(Ta))
+	d := dv.vec()
+	dist := math.Sqrt(dv.dot(dv))
 	// A support pair (a stationary point of the gap function) has opposite
 	// normals; pairs with parallel normals are other common-normal pairs.
 	if c.nP.Dot(c.nQ) > -0.99 {
@@ -657,13 +660,14 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 			c.nQ = pr.tb.Dir(n)
 		}
 	}
-	c.P, c.Q = pr.ta.Point(c.lp), pr.tb.Point(c.lq)
+	c.P = mulMV(&pr.ta.R, v3of(c.lp)).add(v3of(pr.ta.T)).vec()
+	c.Q = mulMV(&pr.tb.R, v3of(c.lq)).add(v3of(pr.tb.T)).vec()
 	c.nP, c.nQ = snapTiny(c.nP, 1e-30), snapTiny(c.nQ, 1e-30)
 	res.Distance = c.sd
 	res.P, res.Q = c.P, c.Q
 	res.Normal, res.NormalQ = c.nP, c.nQ
-	res.TangentP, res.BinormalP = geom.TangentFrame(c.nP)
-	res.TangentQ, res.BinormalQ = geom.TangentFrame(c.nQ)
+	res.TangentP, res.BinormalP = tangentFrame(c.nP)
+	res.TangentQ, res.BinormalQ = tangentFrame(c.nQ)
 	res.LocalP, res.LocalQ = c.lp, c.lq
 	if c.method != Implicit {
 		res.ParamsP = [2]float64{c.x[0], c.x[1]}

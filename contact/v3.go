@@ -80,3 +80,17 @@ func frameGrad2(n, v, u v3, grads bool) (t, b, gtv, gbv, gtu, gbu v3) {
 	gtu, gbu = grad(u)
 	return
 }
+
+// tangentFrame is geom.TangentFrame (the Householder frame of n with the
+// binormal flipped where n's first component is negative), bit for bit,
+// from frameGrad2's frame (TestFrameGrad2MatchesGeom).
+func tangentFrame(n vec) (t, b vec) {
+	if n == (vec{}) {
+		return geom.TangentFrame(n)
+	}
+	tv, bv, _, _, _, _ := frameGrad2(v3of(n), v3{}, v3{}, false)
+	if n[0] < 0 {
+		bv = bv.scale(-1)
+	}
+	return tv.vec(), bv.vec()
+}
