@@ -503,22 +503,28 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	}
 	var bn vec
 	bg := low
+	cv := v3of(c)
 	for i := 0; i < 3; i++ {
+		ea := v3{pr.ta.R[i*3], pr.ta.R[i*3+1], pr.ta.R[i*3+2]}
 		for j := 0; j < 3; j++ {
-			x := col(&pr.ta.R, i).Cross(col(&pr.tb.R, j))
-			l := x.Len()
+			// (v3 arithmetic, operation for operation Vec3's Cross, Len,
+			// Mul and Dot.)
+			eb := v3{pr.tb.R[j*3], pr.tb.R[j*3+1], pr.tb.R[j*3+2]}
+			xv := v3{ea.y*eb.z - ea.z*eb.y, ea.z*eb.x - ea.x*eb.z, ea.x*eb.y - ea.y*eb.x}
+			l := math.Sqrt(xv.dot(xv))
 			if l < 1e-3 {
 				continue // parallel edges: a face direction, ranked above
 			}
-			x = x.Mul(1 / l)
-			if x.Dot(c) < 0 {
-				x = x.Mul(-1)
+			xv = xv.scale(1 / l)
+			if xv.dot(cv) < 0 {
+				xv = xv.scale(-1)
 			}
-			if x.Dot(c)-ellipsoidH(pr.a, geom.MulMtV(&pr.ta.R, x))-ellipsoidH(pr.b, geom.MulMtV(&pr.tb.R, x)) <= bg {
-				continue
-			}
+			x := xv.vec()
 			if !exactRank && skip(x, 0) {
 				continue // (with taper skip ignores the gap: not worth computing)
+			}
+			if xv.dot(cv)-ellipsoidH(pr.a, mulMtV(&pr.ta.R, xv).vec())-ellipsoidH(pr.b, mulMtV(&pr.tb.R, xv).vec()) <= bg {
+				continue
 			}
 			if g := seGap(pr, x, c); g > bg && !skip(x, g) {
 				bn, bg = x, g
