@@ -31,6 +31,9 @@ const supportGroups = (supportNodes + groupNodes - 1) / groupNodes
 type supportGroup struct {
 	wlo, whi, rmax, cxmax, cymax float64
 	cxk, cyk                     float64 // cxmax^k, cymax^k
+	// tauLo, tauHi are the zenith parameters at wlo and whi (∓Inf at the
+	// poles), for tests of the intervals the scan suppresses.
+	tauLo, tauHi float64
 }
 
 // SupportTable holds the direction-independent part of the support search of
@@ -47,6 +50,11 @@ type SupportTable struct {
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
 	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
 	groups                      [supportGroups]supportGroup
+	// For tests: noGroups turns the group skip off; onSkip, when set, is
+	// told each interval (prevTau, tau) whose root check a skip of groups
+	// g0..g1 suppressed, with the scan's bound on τ.
+	noGroups bool
+	onSkip   func(prevTau, tau, bound float64, g0, g1 int)
 }
 
 // SupportTable builds the support table of the shape.
@@ -68,11 +76,12 @@ func (s *Superovoid) SupportTable() SupportTable {
 		lo, hi := g*groupNodes-1, min((g+1)*groupNodes, t.n) // neighbours
 		gr := &t.groups[g]
 		gr.wlo, gr.whi = -1, 1
+		gr.tauLo, gr.tauHi = math.Inf(-1), math.Inf(1)
 		if lo >= 0 {
-			gr.wlo = t.w[lo]
+			gr.wlo, gr.tauLo = t.w[lo], t.tau[lo]
 		}
 		if hi < t.n {
-			gr.whi = t.w[hi]
+			gr.whi, gr.tauHi = t.w[hi], t.tau[hi]
 		}
 		switch {
 		case gr.wlo <= 0 && gr.whi >= 0:
@@ -191,24 +200,39 @@ func (t *SupportTable) IsSupportPointHess(n, x Vec3, tol float64, e *Implicit) b
 	// skipped: the heights since the last node scanned were skipped as a
 	// group below the limit, so no maximum between them needs solving.
 	skipped := false
+	g0, g1 := 0, 0 // the first and last groups of the skip in progress
 	for i := 0; i <= t.n; i++ {
 		var tau, psi float64
 		if i == t.n {
 			tau, psi = bound, 1
 		} else {
-			if i%groupNodes == 0 && t.below(i/groupNodes, &d) {
-				i = min(i+groupNodes, t.n) - 1
-				skipped = true
-				continue
-			}
 			tau = t.tau[i]
 			if !(tau > -bound && tau < bound) {
 				continue // ψ's sign is known there: no root beyond the bound
+			}
+			// A group is skipped from a first height within the bound only:
+			// the interval suppressed then starts at the group's lower
+			// neighbour, or at −bound with every height before it beyond,
+			// and ends at its upper neighbour or at a height beyond the
+			// bound (TestSupportGroupSkip). (Skipped from a height beyond
+			// the bound, it would suppress the interval between the last
+			// height scanned and its own range.)
+			if i%groupNodes == 0 && !t.noGroups && t.below(i/groupNodes, &d) {
+				if !skipped {
+					g0 = i / groupNodes
+				}
+				g1 = i / groupNodes
+				i = min(i+groupNodes, t.n) - 1
+				skipped = true
+				continue
 			}
 			var beyond bool
 			if psi, beyond = t.node(i, &d); beyond {
 				return false // a point at this height already lies beyond x
 			}
+		}
+		if skipped && t.onSkip != nil {
+			t.onSkip(prevTau, tau, bound, g0, g1)
 		}
 		if !skipped && prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
 			x0 := 0.5 * (prevTau + tau)

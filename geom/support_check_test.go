@@ -254,3 +254,59 @@ func TestSupportGroupBound(t *testing.T) {
 		t.Fatal("no bound was ever tight enough to skip a group")
 	}
 }
+
+// The group skip changes no verdict of the support check, and every
+// interval whose root check it suppresses lies within the skipped groups'
+// height range (TestSupportGroupBound holds the bound there) or beyond the
+// scan's bound on τ, where F has no maximum: over random shapes, points and
+// normals, and over the support points themselves, whose competitors are
+// as close as the shape allows.
+func TestSupportGroupSkip(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	checks, skips, differ := 0, 0, 0
+	for i := 0; i < 400; i++ {
+		s := randomShape(r)
+		if i%4 == 1 {
+			s.Eps = [2]float64{extremeEps(r), extremeEps(r)}
+		}
+		if i%4 == 2 {
+			s.Eps[1] = 1.5 + 0.4*r.Float64() // pointy and tapered: caved in
+		}
+		on := s.SupportTable()
+		off := on
+		off.noGroups = true
+		on.onSkip = func(prevTau, tau, bound float64, g0, g1 int) {
+			skips++
+			lo, hi := on.groups[g0].tauLo, on.groups[g1].tauHi
+			if max(prevTau, -bound) < lo || min(tau, bound) > hi {
+				t.Fatalf("%+v: suppressed (%g, %g) (bound %g) outside groups %d..%d, τ in [%g, %g]", s, prevTau, tau, bound, g0, g1, lo, hi)
+			}
+		}
+		for j := 0; j < 40; j++ {
+			var x, n Vec3
+			if j%2 == 0 {
+				x = s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64())
+				var ok bool
+				if n, ok = s.Normal(x); !ok {
+					continue
+				}
+			} else {
+				n = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+				x, _, _, _ = s.PointWithNormal(n)
+			}
+			var e Implicit
+			if !s.LogResidualHessianInto(x, true, &e) {
+				continue
+			}
+			checks++
+			if on.IsSupportPointHess(n, x, 1e-9, &e) != off.IsSupportPointHess(n, x, 1e-9, &e) {
+				differ++
+				t.Errorf("%+v at %v, n %v: the group skip changed the verdict", s, x, n)
+			}
+		}
+	}
+	if skips == 0 || checks == 0 {
+		t.Fatalf("%d checks, %d skips: nothing tested", checks, skips)
+	}
+	t.Logf("%d checks, %d suppressed intervals, %d verdicts changed", checks, skips, differ)
+}
