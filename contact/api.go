@@ -212,7 +212,7 @@ type Result struct {
 	in queryInputs
 	// quadPath holds the quadtree's choice at each level, two bits per
 	// level (the child index, level 0 lowest), for a and b: each cell is a
-	// child of the one before, so the path is the whole descent in 6 bytes
+	// child of the one before, so the path is the whole descent in 8 bytes
 	// instead of 960 (a Result is copied several times per query).
 	quadPath [2]uint32
 	// ia, ib are the shapes' analyses (for warm starts on the same shapes).

@@ -139,7 +139,8 @@ func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit) 
 }
 
 // assemble is implicitForm once s.ea and s.eb hold both sides' log
-// residuals at lp and lq.
+// residuals at lp and lq: assemble6 for the implicit scheme, below for
+// ntb (two unknowns per side, the parametric tangents dla, dlb).
 func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
 	if s.n == 6 {
 		return s.assemble6(pr, lp, lq, jac)
@@ -164,9 +165,6 @@ func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool
 	s.phi[1] = s.nP.Dot(b)
 	s.phi[2] = d.Dot(t)
 	s.phi[3] = d.Dot(b)
-	if s.n == 6 {
-		s.phi[4], s.phi[5] = ea.G, eb.G
-	}
 	if !jac {
 		return true
 	}
@@ -176,18 +174,6 @@ func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool
 	gtn, gbn, gtd, gbd := geom.HouseholderGrad2(gb, s.nP, d)
 	ut, ub := geom.MulMV(&eb.Hess, gtn), geom.MulMV(&eb.Hess, gbn)
 	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
-	if s.n == 6 {
-		// The unknowns are the points themselves: the rows are the vectors.
-		// Every entry is written (the two gradient rows' other halves are
-		// zero), so the matrix needs no clearing first.
-		for k := 0; k < 3; k++ {
-			s.jac[4][3+k], s.jac[5][k] = 0, 0
-			s.jac[0][k], s.jac[1][k], s.jac[2][k], s.jac[3][k] = wt[k], wb[k], -ta[k], -ba[k]
-			s.jac[0][3+k], s.jac[1][3+k], s.jac[2][3+k], s.jac[3][3+k] = ut[k], ub[k], vt[k], vb[k]
-			s.jac[4][k], s.jac[5][3+k] = ga[k], gb[k]
-		}
-		return true
-	}
 	s.jac = [6][6]float64{}
 	for k := 0; k < s.ka; k++ {
 		dl := dla[k]

@@ -208,10 +208,9 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if v := math.Abs(m3.a); v > piv {
 		p, piv = 3, v
 	}
-	if !(piv > tiny) {
+	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	pmax, pmin = max(pmax, piv), min(pmin, piv)
 	switch p {
 	case 1:
 		m0, m1, b0, b1 = m1, m0, b1, b0
@@ -231,10 +230,9 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if v := math.Abs(m3.b); v > piv {
 		p, piv = 3, v
 	}
-	if !(piv > tiny) {
+	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	pmax, pmin = max(pmax, piv), min(pmin, piv)
 	switch p {
 	case 2:
 		m1, m2, b1, b2 = m2, m1, b2, b1
@@ -248,10 +246,9 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if v := math.Abs(m3.c); v > piv {
 		p, piv = 3, v
 	}
-	if !(piv > tiny) {
+	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	pmax, pmin = max(pmax, piv), min(pmin, piv)
 	if p == 3 {
 		m2, m3, b2, b3 = m3, m2, b3, b2
 	}
@@ -260,10 +257,9 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	m3.d -= f * m2.d
 	b3 -= f * b2
 	piv = math.Abs(m3.d)
-	if !(piv > tiny) {
+	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	pmax, pmin = max(pmax, piv), min(pmin, piv)
 	inv3 := 1 / m3.d
 	y3 := b3 * inv3
 	y2 := (b2 - m2.d*y3) * inv2
@@ -278,6 +274,13 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 		}
 	}
 	return x, pmax / pmin, true
+}
+
+// pivotStep takes a pivot's magnitude into the running extremes of
+// solveImplicit's condition estimate; ok is false when it is too small to
+// divide by (or NaN).
+func pivotStep(piv, tiny, pmax, pmin float64) (float64, float64, bool) {
+	return max(pmax, piv), min(pmin, piv), piv > tiny
 }
 
 // row4 is a row of solveImplicit's reduced 4×4 system.

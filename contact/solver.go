@@ -74,7 +74,9 @@ func NewSolver(opt Options) *Solver {
 // search) ahead of its first query, so that the query's time is the
 // query's alone. Queries analyse unknown shapes themselves; the solver
 // keeps the analyses of at least the last 4096 distinct tapered shapes it
-// met, and the octrees of the last 64.
+// looked up, and the octrees of the last 64. (A warm start on the shapes of
+// its previous answer takes their analyses from that answer, without a
+// lookup.)
 func (sv *Solver) Prepare(s *geom.Superovoid) {
 	if in := sv.shapes.info(s); sv.opt.Guess == Octree || in.hullGap > caveGap*maxAxis(s) {
 		sv.octree(s)

@@ -111,9 +111,10 @@ func HouseholderGrad2(n, v, u Vec3) (gtv, gbv, gtu, gbu Vec3) {
 	// 4·h_y·(h·v)/β²·h, b likewise with z; then ∇_n = ∇_h + σ·(∇_h)_x·n/|n|
 	// because h = n + σ·|n|·e_x.
 	// (Written out for v and u, twice the same lines on purpose: neither a
-	// closure nor a top-level function for one vector is inlined, and the
-	// two calls cost 25–50 ns of a ~460 ns contact-equation evaluation,
-	// BenchmarkEvalImplicitJac.)
+	// closure nor a top-level function for one vector was inlined. The
+	// contact solver's implicit scheme uses its own register-held copy,
+	// contact.frameGrad2, tested bit for bit against this one; the ntb
+	// scheme calls this.)
 	{
 		v0, v1, v2 := v[0], v[1], v[2]
 		hv := h0*v0 + n1*v1 + n2*v2
