@@ -116,7 +116,7 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // rather than by differentiating the frame vectors themselves:
 //
 //	∂(n_P·v)/∂p = ∇²F_a·(I − n̂n̂ᵀ)·R_abᵀv/|∇F_a|
-//	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, HouseholderGrad2)
+//	∂(v·t_Q)/∂q = ∇²F_b·∇_g(t·v)          (g = ∇F_b, frameGrad2)
 //
 // It returns false where the iterate leaves the domain or a gradient
 // vanishes. (The transforms are written out as MulMV: Transform's methods
@@ -139,63 +139,11 @@ func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit) 
 }
 
 // assemble is implicitForm once s.ea and s.eb hold both sides' log
-// residuals at lp and lq: assemble6 for the implicit scheme, below for
-// ntb (two unknowns per side, the parametric tangents dla, dlb).
+// residuals at lp and lq, in v3 arithmetic. The Jacobian's rows are
+// vectors with respect to each side's local point: the implicit scheme's
+// unknowns are the points themselves, so they are its rows; ntb's are
+// their products with the points' parametric tangents dla, dlb.
 func (s *system) assemble(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
-	if s.n == 6 {
-		return s.assemble6(pr, lp, lq, jac)
-	}
-	ea, eb := &s.ea, &s.eb
-	ga, gb := ea.Grad, eb.Grad
-	gla, glb := ga.Len(), gb.Len()
-	if !(gla > 0) || math.IsInf(gla, 0) || !(glb > 0) || math.IsInf(glb, 0) {
-		return false
-	}
-	inv := 1 / gla
-	nl := ga.Mul(inv)
-	s.nP = geom.MulMV(&pr.ab.R, nl)
-	s.P = geom.MulMV(&pr.ab.R, lp).Add(pr.ab.T)
-	s.Q = lq
-	s.Fa, s.gFa, s.Fb, s.gFb = ea.G, ga, eb.G, gb
-	s.localP, s.localQ = lp, lq
-	t, b := geom.Householder(gb)
-	s.tQ, s.bQ = t, b
-	d := s.Q.Sub(s.P)
-	s.phi[0] = s.nP.Dot(t)
-	s.phi[1] = s.nP.Dot(b)
-	s.phi[2] = d.Dot(t)
-	s.phi[3] = d.Dot(b)
-	if !jac {
-		return true
-	}
-	ta, ba := geom.MulMtV(&pr.ab.R, t), geom.MulMtV(&pr.ab.R, b)
-	wt := geom.MulMV(&ea.Hess, ta.Sub(nl.Mul(nl.Dot(ta))).Mul(inv))
-	wb := geom.MulMV(&ea.Hess, ba.Sub(nl.Mul(nl.Dot(ba))).Mul(inv))
-	gtn, gbn, gtd, gbd := geom.HouseholderGrad2(gb, s.nP, d)
-	ut, ub := geom.MulMV(&eb.Hess, gtn), geom.MulMV(&eb.Hess, gbn)
-	vt, vb := t.Add(geom.MulMV(&eb.Hess, gtd)), b.Add(geom.MulMV(&eb.Hess, gbd))
-	s.jac = [6][6]float64{}
-	for k := 0; k < s.ka; k++ {
-		dl := dla[k]
-		s.jac[0][k] = wt.Dot(dl)
-		s.jac[1][k] = wb.Dot(dl)
-		s.jac[2][k] = -ta.Dot(dl)
-		s.jac[3][k] = -ba.Dot(dl)
-	}
-	for k := 0; k < s.kb; k++ {
-		dl, c := dlb[k], s.ka+k
-		s.jac[0][c] = ut.Dot(dl)
-		s.jac[1][c] = ub.Dot(dl)
-		s.jac[2][c] = vt.Dot(dl)
-		s.jac[3][c] = vb.Dot(dl)
-	}
-	return true
-}
-
-// assemble6 is assemble for the implicit scheme, whose unknowns are the
-// local points themselves, in v3 arithmetic (the same operations as
-// assemble's, in the same order).
-func (s *system) assemble6(pr *pair, lp, lq vec, jac bool) bool {
 	ea, eb := &s.ea, &s.eb
 	ga, gb := v3of(ea.Grad), v3of(eb.Grad)
 	gla, glb := math.Sqrt(ga.dot(ga)), math.Sqrt(gb.dot(gb))
@@ -206,7 +154,7 @@ func (s *system) assemble6(pr *pair, lp, lq vec, jac bool) bool {
 	nl := ga.scale(inv)
 	R := &pr.ab.R
 	nP := mulMV(R, nl)
-	P := mulMV(R, v3of(lp)).add(v3of(pr.ab.T))
+	P := toWorld(&pr.ab, v3of(lp))
 	Q := v3of(lq)
 	s.nP, s.P, s.Q = nP.vec(), P.vec(), lq
 	s.Fa, s.gFa, s.Fb, s.gFb = ea.G, ea.Grad, eb.G, eb.Grad
@@ -218,7 +166,9 @@ func (s *system) assemble6(pr *pair, lp, lq vec, jac bool) bool {
 	s.phi[1] = nP.dot(b)
 	s.phi[2] = d.dot(t)
 	s.phi[3] = d.dot(b)
-	s.phi[4], s.phi[5] = ea.G, eb.G
+	if s.n == 6 {
+		s.phi[4], s.phi[5] = ea.G, eb.G
+	}
 	if !jac {
 		return true
 	}
@@ -227,14 +177,31 @@ func (s *system) assemble6(pr *pair, lp, lq vec, jac bool) bool {
 	wb := mulMV(&ea.Hess, ba.sub(nl.scale(nl.dot(ba))).scale(inv))
 	ut, ub := mulMV(&eb.Hess, gtn), mulMV(&eb.Hess, gbn)
 	vt, vb := t.add(mulMV(&eb.Hess, gtd)), b.add(mulMV(&eb.Hess, gbd))
-	// The rows are the vectors: the unknowns are the points themselves.
 	J := &s.jac
-	J[0] = [6]float64{wt.x, wt.y, wt.z, ut.x, ut.y, ut.z}
-	J[1] = [6]float64{wb.x, wb.y, wb.z, ub.x, ub.y, ub.z}
-	J[2] = [6]float64{-ta.x, -ta.y, -ta.z, vt.x, vt.y, vt.z}
-	J[3] = [6]float64{-ba.x, -ba.y, -ba.z, vb.x, vb.y, vb.z}
-	J[4] = [6]float64{ga.x, ga.y, ga.z, 0, 0, 0}
-	J[5] = [6]float64{0, 0, 0, gb.x, gb.y, gb.z}
+	if s.n == 6 {
+		J[0] = [6]float64{wt.x, wt.y, wt.z, ut.x, ut.y, ut.z}
+		J[1] = [6]float64{wb.x, wb.y, wb.z, ub.x, ub.y, ub.z}
+		J[2] = [6]float64{-ta.x, -ta.y, -ta.z, vt.x, vt.y, vt.z}
+		J[3] = [6]float64{-ba.x, -ba.y, -ba.z, vb.x, vb.y, vb.z}
+		J[4] = [6]float64{ga.x, ga.y, ga.z, 0, 0, 0}
+		J[5] = [6]float64{0, 0, 0, gb.x, gb.y, gb.z}
+		return true
+	}
+	*J = [6][6]float64{}
+	for k := 0; k < s.ka; k++ {
+		dl := v3of(dla[k])
+		J[0][k] = wt.dot(dl)
+		J[1][k] = wb.dot(dl)
+		J[2][k] = -ta.dot(dl)
+		J[3][k] = -ba.dot(dl)
+	}
+	for k := 0; k < s.kb; k++ {
+		dl, c := v3of(dlb[k]), s.ka+k
+		J[0][c] = ut.dot(dl)
+		J[1][c] = ub.dot(dl)
+		J[2][c] = vt.dot(dl)
+		J[3][c] = vb.dot(dl)
+	}
 	return true
 }
 

@@ -218,8 +218,8 @@ func ellipsoidSupport(s *geom.Superovoid, n v3) v3 {
 // fastGap returns the gap estimate n·(Q − P) and Q − P with ellipsoid
 // supports (in v3 arithmetic: it runs eleven times per cold guess).
 func fastGap(pr *pair, n v3) (float64, v3) {
-	P := mulMV(&pr.ta.R, ellipsoidSupport(pr.a, mulMtV(&pr.ta.R, n))).add(v3of(pr.ta.T))
-	Q := mulMV(&pr.tb.R, ellipsoidSupport(pr.b, mulMtV(&pr.tb.R, n.scale(-1)))).add(v3of(pr.tb.T))
+	P := toWorld(&pr.ta, ellipsoidSupport(pr.a, mulMtV(&pr.ta.R, n)))
+	Q := toWorld(&pr.tb, ellipsoidSupport(pr.b, mulMtV(&pr.tb.R, n.scale(-1))))
 	d := Q.sub(P)
 	return n.dot(d), d
 }

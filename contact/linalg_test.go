@@ -214,11 +214,12 @@ func TestLMStepAgainstGonum(t *testing.T) {
 	}
 }
 
-// frameGrad2 is geom.Householder and geom.HouseholderGrad2, bit for bit
-// (geom tests those against the Householder Jacobian), over normals of
-// every orientation and scale, either sign of the first component, and
-// the axis-aligned ones.
-func TestFrameGrad2MatchesGeom(t *testing.T) {
+// frameGrad2's frame is geom.Householder's bit for bit (and tangentFrame
+// geom.TangentFrame's), and its gradients are the transposed
+// geom.HouseholderJac applied to v and u, over normals of every
+// orientation and scale, either sign of the first component, and the
+// axis-aligned ones.
+func TestFrameGrad2(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	rv := func() geom.Vec3 {
 		s := math.Pow(10, 8*r.Float64()-4)
@@ -231,10 +232,9 @@ func TestFrameGrad2MatchesGeom(t *testing.T) {
 	for _, n := range ns {
 		v, u := rv(), rv()
 		t0, b0 := geom.Householder(n)
-		g0, g1, g2, g3 := geom.HouseholderGrad2(n, v, u)
-		t1, b1, h0, h1, h2, h3 := frameGrad2(v3of(n), v3of(v), v3of(u), true)
-		if t1.vec() != t0 || b1.vec() != b0 || h0.vec() != g0 || h1.vec() != g1 || h2.vec() != g2 || h3.vec() != g3 {
-			t.Fatalf("n %v: frameGrad2 differs from geom's", n)
+		t1, b1, gtv, gbv, gtu, gbu := frameGrad2(v3of(n), v3of(v), v3of(u), true)
+		if t1.vec() != t0 || b1.vec() != b0 {
+			t.Fatalf("n %v: frame %v %v, geom.Householder %v %v", n, t1, b1, t0, b0)
 		}
 		if t2, b2, _, _, _, _ := frameGrad2(v3of(n), v3of(v), v3of(u), false); t2 != t1 || b2 != b1 {
 			t.Fatalf("n %v: the frame alone differs", n)
@@ -242,6 +242,21 @@ func TestFrameGrad2MatchesGeom(t *testing.T) {
 		t3, b3 := tangentFrame(n)
 		if t4, b4 := geom.TangentFrame(n); t3 != t4 || b3 != b4 {
 			t.Fatalf("n %v: tangentFrame differs from geom.TangentFrame", n)
+		}
+		_, _, dt, db := geom.HouseholderJac(n)
+		for _, c := range []struct {
+			x      geom.Vec3
+			gt, gb v3
+		}{{v, gtv, gbv}, {u, gtu, gbu}} {
+			got := [2]geom.Vec3{c.gt.vec(), c.gb.vec()}
+			for j := 0; j < 3; j++ {
+				wt := c.x[0]*dt[j*3] + c.x[1]*dt[j*3+1] + c.x[2]*dt[j*3+2]
+				wb := c.x[0]*db[j*3] + c.x[1]*db[j*3+1] + c.x[2]*db[j*3+2]
+				sc := c.x.Len() / n.Len()
+				if math.Abs(got[0][j]-wt) > 1e-12*sc || math.Abs(got[1][j]-wb) > 1e-12*sc {
+					t.Fatalf("n=%v x=%v: gradients %v, the Jacobian gives %v %v at %d", n, c.x, got, wt, wb, j)
+				}
+			}
 		}
 	}
 }

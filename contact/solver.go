@@ -662,8 +662,7 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 			c.nQ = pr.tb.Dir(n)
 		}
 	}
-	c.P = mulMV(&pr.ta.R, v3of(c.lp)).add(v3of(pr.ta.T)).vec()
-	c.Q = mulMV(&pr.tb.R, v3of(c.lq)).add(v3of(pr.tb.T)).vec()
+	c.P, c.Q = toWorld(&pr.ta, v3of(c.lp)).vec(), toWorld(&pr.tb, v3of(c.lq)).vec()
 	c.nP, c.nQ = snapTiny(c.nP, 1e-30), snapTiny(c.nQ, 1e-30)
 	res.Distance = c.sd
 	res.P, res.Q = c.P, c.Q

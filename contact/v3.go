@@ -15,7 +15,7 @@ import (
 // the compiler fuses no multiply-add (amd64 as built by default,
 // GOAMD64=v1). Where it may fuse x*y+z (arm64, GOAMD64=v3), it can fuse
 // these register forms where it did not fuse the memory ones: the last
-// bits differ (distances by up to about 5e-13), within the tolerances.
+// bits differ, within the tolerances (docs/contact.md).
 type v3 struct{ x, y, z float64 }
 
 func v3of(v vec) v3 { return v3{v[0], v[1], v[2]} }
@@ -48,12 +48,19 @@ func mulMtV(m *geom.Mat3, v v3) v3 {
 	}
 }
 
-// frameGrad2 is geom.Householder(n) and geom.HouseholderGrad2(n, v, u) in
-// one call and in v3 arithmetic, bit for bit (TestFrameGrad2MatchesGeom):
-// the Householder frame (t, b) of n and the gradients with respect to n of
-// t·v, b·v, t·u and b·u. The two calls, with their results passed in
-// memory, were over half the implicit system's assembly. Without grads only
-// the frame is computed. n must be nonzero and finite.
+// toWorld maps a point by t: R·x + T (geom.Transform.Point).
+func toWorld(t *geom.Transform, x v3) v3 { return mulMV(&t.R, x).add(v3of(t.T)) }
+
+// frameGrad2 returns the Householder frame (t, b) of n, bit for bit
+// geom.Householder's (TestFrameGrad2), and the gradients with respect to n
+// of t·v, b·v, t·u and b·u: the products of geom.HouseholderJac's
+// transposed Jacobians with v and u at a fraction of their cost, for the
+// contact equations' rows n_P·t_Q and d·t_Q. Without grads only the frame
+// is computed. n must be nonzero and finite.
+//
+// t·v = v_y − 2·h_y·(h·v)/β, so ∇_h(t·v) = −2/β·((h·v)·e_y + h_y·v) +
+// 4·h_y·(h·v)/β²·h, b likewise with z; then ∇_n = ∇_h + σ·(∇_h)_x·n/|n|
+// because h = n + σ·|n|·e_x.
 func frameGrad2(n, v, u v3, grads bool) (t, b, gtv, gbv, gtu, gbu v3) {
 	nn := math.Sqrt(n.x*n.x + n.y*n.y + n.z*n.z)
 	s := 1 / nn
@@ -71,7 +78,7 @@ func frameGrad2(n, v, u v3, grads bool) (t, b, gtv, gbv, gtu, gbu v3) {
 		return
 	}
 	ib := 1 / beta
-	k := -2 * ib // HouseholderGrad2's factor (not bit for bit kf)
+	k := -2 * ib // kept apart from kf: −2·(1/β) and −2/β round differently
 	grad := func(v v3) (gt, gb v3) {
 		hv := h0*v.x + n.y*v.y + n.z*v.z
 		ct, cb := 4*n.y*hv*ib*ib, 4*n.z*hv*ib*ib
@@ -87,7 +94,7 @@ func frameGrad2(n, v, u v3, grads bool) (t, b, gtv, gbv, gtu, gbu v3) {
 
 // tangentFrame is geom.TangentFrame (the Householder frame of n with the
 // binormal flipped where n's first component is negative), bit for bit,
-// from frameGrad2's frame (TestFrameGrad2MatchesGeom).
+// from frameGrad2's frame (TestFrameGrad2).
 func tangentFrame(n vec) (t, b vec) {
 	if n == (vec{}) {
 		return geom.TangentFrame(n)

@@ -59,31 +59,6 @@ func TestResidualHessianIntoMatchesChainRule(t *testing.T) {
 	}
 }
 
-// HouseholderGrad2 is the transposed HouseholderJac applied to v and u.
-func TestHouseholderGradMatchesJacobian(t *testing.T) {
-	r := rand.New(rand.NewPCG(53, 54))
-	for i := 0; i < 10000; i++ {
-		n := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(math.Exp(4 * r.NormFloat64()))
-		v := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
-		u := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
-		gtv, gbv, gtu, gbu := HouseholderGrad2(n, v, u)
-		_, _, dt, db := HouseholderJac(n)
-		for _, c := range []struct{ x, gt, gb Vec3 }{{v, gtv, gbv}, {u, gtu, gbu}} {
-			for j := 0; j < 3; j++ {
-				wt := c.x[0]*dt[j*3] + c.x[1]*dt[j*3+1] + c.x[2]*dt[j*3+2]
-				wb := c.x[0]*db[j*3] + c.x[1]*db[j*3+1] + c.x[2]*db[j*3+2]
-				sc := c.x.Len() / n.Len()
-				if math.Abs(c.gt[j]-wt) > 1e-12*sc || math.Abs(c.gb[j]-wb) > 1e-12*sc {
-					t.Fatalf("n=%v x=%v: gradients %v %v, Jacobian gives %v %v at %d", n, c.x, c.gt, c.gb, wt, wb, j)
-				}
-			}
-		}
-	}
-	if a, b, c, d := HouseholderGrad2(Vec3{}, Vec3{1, 2, 3}, Vec3{3, 2, 1}); a != (Vec3{}) || b != (Vec3{}) || c != (Vec3{}) || d != (Vec3{}) {
-		t.Fatal("zero normal must give zero gradients")
-	}
-}
-
 // Householder's fast path gives the frame of HouseholderJac.
 func TestHouseholderMatchesJacobianFrame(t *testing.T) {
 	r := rand.New(rand.NewPCG(55, 56))

@@ -110,14 +110,7 @@ func (t *SupportTable) below(g int, d *checkDir) bool {
 func (t *SupportTable) groupBound(g int, d *checkDir) float64 {
 	gr := &t.groups[g]
 	X, Y := d.ak0*gr.cxk, d.bk0*gr.cyk // (a1·|mx|·cxmax)^k, (a2·|my|·cymax)^k over em^k
-	big, q := d.al*gr.cxmax, 0.0
-	if X >= Y {
-		if X > 0 {
-			q = Y / X
-		}
-	} else {
-		big, q = d.be*gr.cymax, X/Y
-	}
+	big, q := d.terms(X, Y, gr.cxmax, gr.cymax)
 	sec := gr.rmax * d.em * big * (1 + q*d.invk)
 	c := d.p.c
 	return sec + max(c*gr.wlo, c*gr.whi) + 1e-12*(sec+math.Abs(c))
@@ -275,6 +268,19 @@ func (t *SupportTable) scanDir(n Vec3, limit float64, p *supportProblem) checkDi
 	return checkDir{p: p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
 }
 
+// terms splits a section's k-norm N = em·(ak + bk)^(1/k), ak and bk the
+// k-th powers of its two terms al·cx and be·cy, into em·big·(1 + q)^(1/k):
+// big the larger term, q ≤ 1 the ratio of the powers.
+func (d *checkDir) terms(ak, bk, cx, cy float64) (big, q float64) {
+	if ak >= bk {
+		if ak > 0 {
+			q = bk / ak
+		}
+		return d.al * cx, q
+	}
+	return d.be * cy, ak / bk
+}
+
 // checkDir is what IsSupportPoint's scan needs of one direction.
 type checkDir struct {
 	p        *supportProblem
@@ -298,14 +304,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	// N = em·big·(1 + q)^(1/k), big the larger of the two section terms
 	// and q the ratio of their k-th powers, from a short series good to
 	// powErr: most heights are decided by its bounds alone.
-	big, q := d.al*t.cx[i], 0.0
-	if ak >= bk {
-		if ak > 0 {
-			q = bk / ak
-		}
-	} else {
-		big, q = d.be*t.cy[i], ak/bk
-	}
+	big, q := d.terms(ak, bk, t.cx[i], t.cy[i])
 	cw := p.c * t.w[i]
 	// First the free bounds of the concave (1 + q)^(1/k): its chord below,
 	// its tangent at 0 above (with room for rounding and FastExp's error in
