@@ -101,8 +101,9 @@ func Query(a, b *geom.Body, opt *Options) Result {
 }
 
 // Query computes the contact between a and b from a fresh initial guess.
-func (sv *Solver) Query(a, b *geom.Body) Result {
-	return sv.answer(a, b, nil)
+func (sv *Solver) Query(a, b *geom.Body) (r Result) {
+	sv.answer(a, b, nil, &r)
+	return
 }
 
 // QueryWarm computes the contact starting from prev, a previous result of
@@ -120,14 +121,15 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) Result {
 		r.Iterations, r.Starts, r.Polytope, r.GuessNS, r.Warm = 0, 0, 0, 0, true
 		return r
 	}
-	return sv.answer(a, b, prev)
+	var r Result
+	sv.answer(a, b, prev, &r)
+	return r
 }
 
 // answer runs the query and records what it answered (for QueryWarm).
-func (sv *Solver) answer(a, b *geom.Body, prev *Result) Result {
-	r := sv.query(a, b, prev)
+func (sv *Solver) answer(a, b *geom.Body, prev *Result, r *Result) {
+	sv.query(a, b, prev, r)
 	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
-	return r
 }
 
 // candidate is one classified solution of the common-normal system.
@@ -176,11 +178,10 @@ var fallbackOrder = [3][2]Method{
 	NTB:        {Implicit, Parametric},
 }
 
-func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
-	var res Result
-	if a.Validate() != nil || b.Validate() != nil {
+func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
+	if !a.Valid() || !b.Valid() {
 		res.Status = Failed
-		return res
+		return
 	}
 	if sv.opt.Trace != nil {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
@@ -216,8 +217,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		if c, ok := gjkSeparated(&pr); ok {
 			res.warmFrom(prev)
 			res.Fallback = true
-			sv.finish(&pr, &c, true, &res)
-			return res
+			sv.finish(&pr, &c, true, res)
+			return
 		}
 	}
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
@@ -229,7 +230,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			x0, sv.pre, sv.havePre = prev.warm.x, prev.warm, true
 			sv.reused++
 		}
-		c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
+		c := sv.solveFrom(m, &pr, x0, res, sv.opt.MaxIter)
 		sv.havePre = false
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
@@ -241,17 +242,17 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			// polytope's check finds the global one anyway).
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
-				search = sv.warmSearch(m, &pr, &c, &res, prev)
+				search = sv.warmSearch(m, &pr, &c, res, prev)
 			}
 			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
-				sv.epaCheck(m, &pr, &c, &res)
+				sv.epaCheck(m, &pr, &c, res)
 			}
 			res.warmFrom(prev)
-			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), &res)
+			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
 			if search.ok && keepsSearch(&c) {
 				res.search = search
 			}
-			return res
+			return
 		}
 	}
 	// Cold: the configured initial guess first.
@@ -259,20 +260,20 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	if sv.opt.TimeGuess {
 		t0 = time.Now()
 	}
-	x0, seen := sv.coldGuess(m, &pr, &res)
+	x0, seen := sv.coldGuess(m, &pr, res)
 	if sv.opt.TimeGuess {
 		res.GuessNS = time.Since(t0).Nanoseconds()
 	}
-	c := sv.solveFrom(m, &pr, x0, &res, sv.opt.MaxIter)
+	c := sv.solveFrom(m, &pr, x0, res, sv.opt.MaxIter)
 	if c.valid && c.converged && c.separated && (convex || hullCertified(&pr, &c)) {
-		sv.finish(&pr, &c, true, &res)
-		return res
+		sv.finish(&pr, &c, true, res)
+		return
 	}
 	best = c
 	// Overlapping, non-convex or failed: the answer must be the global one,
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
-	sv.search(m, &pr, &best, &res, seen)
+	sv.search(m, &pr, &best, res, seen)
 	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
@@ -291,7 +292,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 					lq = q
 				}
 			}
-			sv.trySeed(m, &pr, lp, lq, &best, &res)
+			sv.trySeed(m, &pr, lp, lq, &best, res)
 		}
 	}
 	if !best.valid || (!best.converged && best.slack == 0) {
@@ -303,12 +304,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 		for _, m2 := range fallbackOrder[m] {
 			// The cold guess's seed first: the multi-start's support seeds
 			// sit on the convex hull and can miss a closest pair in a dent.
-			sv.trySeed(m2, &pr, lp, lq, &best, &res)
+			sv.trySeed(m2, &pr, lp, lq, &best, res)
 			if best.valid && best.converged && best.separated {
 				res.Fallback = true
 				break
 			}
-			sv.multiStart(m2, &pr, &best, &res, vec{}, sv.opt.MaxIter)
+			sv.multiStart(m2, &pr, &best, res, vec{}, sv.opt.MaxIter)
 			if best.valid && best.converged {
 				res.Fallback = true
 				break
@@ -323,7 +324,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 			n = best.nP
 		}
 		if n.Len() > 0 {
-			c, ok := sv.supportRefine(&pr, n.Normalize(), &res)
+			c, ok := sv.supportRefine(&pr, n.Normalize(), res)
 			if ok && better(&c, &best) {
 				best = c
 				res.Fallback = true
@@ -334,7 +335,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 				if best.valid && best.converged {
 					break
 				}
-				if sv.trySeed(m2, &pr, c.lp, c.lq, &best, &res) {
+				if sv.trySeed(m2, &pr, c.lp, c.lq, &best, res) {
 					res.Fallback = m2 != m
 				}
 			}
@@ -352,22 +353,22 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result) Result {
 	if !best.valid || (!best.converged && best.slack == 0) {
 		// Nothing valid (or nothing converged) from every start: the
 		// polytope can still prove an overlap and find its translation.
-		sv.epaRescue(m, &pr, &best, &res)
+		sv.epaRescue(m, &pr, &best, res)
 	}
 	if !best.valid {
-		sv.fail(&pr, &res)
-		return res
+		sv.fail(&pr, res)
+		return
 	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
-		sv.epaCheck(m, &pr, &best, &res)
+		sv.epaCheck(m, &pr, &best, res)
 	}
-	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), &res)
+	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
 		res.search = sv.keepSearch(&pr, &best, nil)
 	}
-	return res
+	return
 }
 
 // checkMTD reports whether the expanding polytope checks an overlapping
@@ -688,7 +689,7 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	res.dual = c.dual
 	res.warm = warmState{}
 	if c.method == Implicit && c.haveHess {
-		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb, a: *pr.a, b: *pr.b}
+		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb}
 	}
 }
 
@@ -709,20 +710,19 @@ func (r *Result) sameShapes(pr *pair) bool {
 }
 
 // warmState is what a Result keeps for a warm start beyond its public
-// fields: the implicit scheme's last evaluation, on the shapes it was made
-// for.
+// fields: the implicit scheme's last evaluation, on the shapes of the
+// Result's query (Result.in).
 type warmState struct {
 	ok     bool
 	x      [6]float64 // the local points evaluated
 	ea, eb geom.Implicit
-	a, b   geom.Superovoid
 }
 
 // usable reports whether w can start the implicit scheme on pr: the same
 // shapes, and prev's witness points still where w was evaluated (within a
 // last Newton step), not moved by the caller.
 func (w *warmState) usable(m Method, pr *pair, prev *Result) bool {
-	if !w.ok || m != Implicit || prev.Method != Implicit || w.a != *pr.a || w.b != *pr.b {
+	if !w.ok || m != Implicit || prev.Method != Implicit || !prev.sameShapes(pr) {
 		return false
 	}
 	tol := 1e-5 * max(maxAxis(pr.a), maxAxis(pr.b))

@@ -223,3 +223,55 @@ func TestValidateNamesFieldAndValue(t *testing.T) {
 		}
 	}
 }
+
+// validCases are bodies at and beyond every limit Validate checks.
+func validCases() []Body {
+	good := Body{Shape: Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1}}, Pose: Identity()}
+	vals := []float64{0, -1, MinLength, MinLength / 2, MaxLength, MaxLength * 2, MinEps, MinEps - 1e-12, MaxEps, MaxEps + 1e-12,
+		MaxTaper, -MaxTaper, MaxTaper + 1e-12, -MaxTaper - 1e-12, 1 + quatTolerance, 1 + 2*quatTolerance, 0.5,
+		math.NaN(), math.Inf(1), math.Inf(-1), 1e200}
+	out := []Body{good}
+	for field := 0; field < 14; field++ {
+		for _, v := range vals {
+			b := good
+			switch {
+			case field < 3:
+				b.Shape.A[field] = v
+			case field < 5:
+				b.Shape.Eps[field-3] = v
+			case field < 7:
+				b.Shape.Taper[field-5] = v
+			case field < 10:
+				b.Pose.Position[field-7] = v
+			case field == 10:
+				b.Pose.Orientation.W = v
+			default:
+				b.Pose.Orientation.V[field-11] = v
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func TestValidMatchesValidate(t *testing.T) {
+	for _, b := range validCases() {
+		if got, want := b.Valid(), b.Validate() == nil; got != want {
+			t.Errorf("%+v: Valid %v, Validate %v", b, got, b.Validate())
+		}
+	}
+}
+
+func FuzzValidMatchesValidate(f *testing.F) {
+	for _, b := range validCases()[:40] {
+		s, p := b.Shape, b.Pose
+		f.Add(s.A[0], s.A[1], s.A[2], s.Eps[0], s.Eps[1], s.Taper[0], s.Taper[1], p.Position[0], p.Orientation.W, p.Orientation.V[0])
+	}
+	f.Fuzz(func(t *testing.T, a0, a1, a2, e0, e1, t0, t1, x, w, qx float64) {
+		b := Body{Shape: Superovoid{A: [3]float64{a0, a1, a2}, Eps: [2]float64{e0, e1}, Taper: [2]float64{t0, t1}},
+			Pose: Pose{Position: Vec3{x, 0, 1}, Orientation: Quat{W: w, V: Vec3{qx, 0, 0}}}}
+		if got, want := b.Valid(), b.Validate() == nil; got != want {
+			t.Errorf("%+v: Valid %v, Validate %v", b, got, b.Validate())
+		}
+	})
+}

@@ -119,6 +119,36 @@ type Body struct {
 	Pose  Pose
 }
 
+// Valid reports whether Validate would return nil, without building an
+// error: the contact query checks its inputs on every call, where the
+// error's message is not needed (a NaN or Inf fails every comparison).
+func (b *Body) Valid() bool {
+	s := &b.Shape
+	for _, a := range s.A {
+		if !(a >= MinLength && a <= MaxLength) {
+			return false
+		}
+	}
+	for _, e := range s.Eps {
+		if !(e >= MinEps && e <= MaxEps) {
+			return false
+		}
+	}
+	for _, t := range s.Taper {
+		if !(t >= -MaxTaper && t <= MaxTaper) {
+			return false
+		}
+	}
+	for _, c := range b.Pose.Position {
+		if !(math.Abs(c) <= MaxLength) {
+			return false
+		}
+	}
+	q := b.Pose.Orientation
+	n := math.Sqrt(q.W*q.W + q.V[0]*q.V[0] + q.V[1]*q.V[1] + q.V[2]*q.V[2])
+	return math.Abs(n-1) <= quatTolerance
+}
+
 // Validate checks the shape and the pose.
 func (b Body) Validate() error {
 	if err := b.Shape.Validate(); err != nil {
