@@ -143,6 +143,24 @@ func BenchmarkQuerySupportWarm(b *testing.B) {
 	benchWarm(b, PaperBattery(500, 2), opt)
 }
 
+// BenchmarkQuerySupportWarmConvexSeparated: warm starts of the default
+// solver on separated pairs of convex shapes only, which need no
+// certificate check: what a warm query costs beyond Newton's one
+// evaluation, one reassembly and two solves.
+func BenchmarkQuerySupportWarmConvexSeparated(b *testing.B) {
+	all := PaperBattery(3000, 2)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	var pairs [][2]geom.Body
+	for i := 0; i < len(all) && len(pairs) < 300; i++ {
+		if r := sv.Query(&all[i][0], &all[i][1]); r.Distance > 0 && r.NonConvex == 0 {
+			pairs = append(pairs, all[i])
+		}
+	}
+	benchWarm(b, pairs, opt)
+}
+
 // BenchmarkQueryCavedDent: a sphere against the caved-in side of a pointy
 // tapered body (TestSphereInDent's first placement), where the answer is not
 // certified and the octree dent search runs.
