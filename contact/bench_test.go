@@ -145,8 +145,10 @@ func BenchmarkQuerySupportWarm(b *testing.B) {
 
 // BenchmarkQuerySupportWarmConvexSeparated: warm starts of the default
 // solver on separated pairs of convex shapes only, which need no
-// certificate check: what a warm query costs beyond Newton's one
-// evaluation, one reassembly and two solves.
+// certificate check: with benchWarm's small motion (no turn) nearly every
+// query takes two Newton steps, one reassembly and one full evaluation,
+// so this is what a warm query costs beyond them. (sovviz bench's warm
+// run also turns the bodies: mostly three steps and two evaluations.)
 func BenchmarkQuerySupportWarmConvexSeparated(b *testing.B) {
 	all := PaperBattery(3000, 2)
 	opt := DefaultOptions()

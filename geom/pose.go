@@ -31,15 +31,12 @@ func (p Pose) Validate() error {
 		}
 	}
 	q := [4]float64{p.Orientation.W, p.Orientation.V[0], p.Orientation.V[1], p.Orientation.V[2]}
-	n := 0.0
 	for i, c := range q {
 		if math.IsNaN(c) || math.IsInf(c, 0) {
 			return &ParamError{Field: "orientation[" + string(rune('0'+i)) + "]", Value: c, Reason: "must be a finite number"}
 		}
-		n += c * c
 	}
-	n = math.Sqrt(n)
-	if math.Abs(n-1) > quatTolerance {
+	if n := quatNorm(p.Orientation); math.Abs(n-1) > quatTolerance {
 		return &ParamError{Field: "|orientation|", Value: n, Reason: "quaternion [w,x,y,z] must have unit length (within 0.001)"}
 	}
 	return nil
@@ -144,9 +141,15 @@ func (b *Body) Valid() bool {
 			return false
 		}
 	}
-	q := b.Pose.Orientation
-	n := math.Sqrt(q.W*q.W + q.V[0]*q.V[0] + q.V[1]*q.V[1] + q.V[2]*q.V[2])
-	return math.Abs(n-1) <= quatTolerance
+	return math.Abs(quatNorm(b.Pose.Orientation)-1) <= quatTolerance
+}
+
+// quatNorm is |q| for Validate and Valid alike. The conversions round each
+// square, so that no build fuses a multiply-add (GOAMD64=v3, arm64) in one
+// of them and not the other: at the tolerance's edge the two would then
+// disagree (review of 2026-11-24).
+func quatNorm(q Quat) float64 {
+	return math.Sqrt(float64(q.W*q.W) + float64(q.V[0]*q.V[0]) + float64(q.V[1]*q.V[1]) + float64(q.V[2]*q.V[2]))
 }
 
 // Validate checks the shape and the pose.
