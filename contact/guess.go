@@ -441,7 +441,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			found[nf], foundSD[nf] = cand.nP, cand.sd
 			nf++
 		}
+		against := best.valid && best.converged && !best.separated
+		if against {
+			sv.tries++
+		}
 		if better(&cand, best) {
+			if against && cand.sd > best.sd+pairTol(pr) {
+				sv.improved++
+			}
 			*best = cand
 		}
 		return best.valid && best.converged && best.separated && pr.convex

@@ -35,6 +35,11 @@ type Solver struct {
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
+	// tries counts the multi-start's ranked starts against a valid,
+	// converged overlapping answer, and improved those that replaced it
+	// with one better by more than pairTol (TestLatencyDistribution
+	// reports them).
+	tries, improved int
 	// poly is the expanding polytope's scratch space (epaCheck), made on
 	// first use: 80 kB that most solvers never need.
 	poly *epa
