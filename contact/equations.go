@@ -122,7 +122,7 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // vanishes. (The transforms are written out as MulMV: Transform's methods
 // are just over the inlining budget.)
 func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
-	if !pr.a.LogResidualHessianInto(lp, jac, &s.ea) || !pr.b.LogResidualHessianInto(lq, jac, &s.eb) {
+	if okA, okB := geom.LogResidualHessianPair(pr.a, lp, pr.b, lq, jac, &s.ea, &s.eb); !okA || !okB {
 		return false
 	}
 	return s.assemble(pr, lp, lq, dla, dlb, jac)

@@ -283,3 +283,67 @@ func FuzzValidMatchesValidate(f *testing.F) {
 		}
 	})
 }
+
+// LogResidualHessianPair interleaves two evaluations: each must be bit for
+// bit LogResidualHessianInto's, inside and outside the domain of G, on the
+// coordinate planes and with either side failing.
+func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	point := func(s *Superovoid) Vec3 {
+		p := Vec3{(2*r.Float64() - 1) * 1.5 * s.A[0], (2*r.Float64() - 1) * 1.5 * s.A[1], (2*r.Float64() - 1) * 3 * s.A[2]}
+		switch r.IntN(5) {
+		case 0:
+			p[0] = 0 // on a coordinate plane
+		case 1:
+			p[1], p[2] = 0, 0
+		}
+		return p
+	}
+	failedA, failedB := 0, 0
+	for k := 0; k < 20000; k++ {
+		sa, sb := randomShape(r), randomShape(r)
+		pa, pb := point(&sa), point(&sb)
+		withHess := k%3 != 0
+		var wa, wb, ga, gb Implicit
+		okA := sa.LogResidualHessianInto(pa, withHess, &wa)
+		okB := sb.LogResidualHessianInto(pb, withHess, &wb)
+		gotA, gotB := LogResidualHessianPair(&sa, pa, &sb, pb, withHess, &ga, &gb)
+		if gotA != okA || gotB != okB {
+			t.Fatalf("case %d: ok %v %v, want %v %v", k, gotA, gotB, okA, okB)
+		}
+		if !okA {
+			failedA++
+		}
+		if !okB {
+			failedB++
+		}
+		// Bit for bit (NaN-free on success; a failure's G is +Inf in both).
+		if math.Float64bits(ga.G) != math.Float64bits(wa.G) || ga.Grad != wa.Grad || ga.Hess != wa.Hess ||
+			math.Float64bits(gb.G) != math.Float64bits(wb.G) || gb.Grad != wb.Grad || gb.Hess != wb.Hess {
+			t.Fatalf("case %d: pair %+v %+v, single %+v %+v", k, ga, gb, wa, wb)
+		}
+	}
+	if failedA == 0 || failedB == 0 {
+		t.Fatalf("no point outside the domain on one side (%d, %d): the failing paths were not tried", failedA, failedB)
+	}
+}
+
+// BenchmarkLogResidualHessian: two shapes' evaluations one after the
+// other and interleaved (LogResidualHessianPair).
+func BenchmarkLogResidualHessian(b *testing.B) {
+	s := Superovoid{A: [3]float64{1, 0.8, 1.2}, Eps: [2]float64{0.7, 0.5}, Taper: [2]float64{0.2, -0.3}}
+	u := Superovoid{A: [3]float64{0.9, 1.1, 0.7}, Eps: [2]float64{0.4, 0.9}, Taper: [2]float64{-0.1, 0.3}}
+	p, q := Vec3{0.3, 0.4, 0.5}, Vec3{0.2, -0.4, 0.3}
+	var e, f Implicit
+	b.Run("two", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			s.LogResidualHessianInto(p, true, &e)
+			u.LogResidualHessianInto(q, true, &f)
+		}
+	})
+	b.Run("pair", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			LogResidualHessianPair(&s, p, &u, q, true, &e, &f)
+		}
+	})
+}

@@ -174,24 +174,90 @@ func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) 
 // Divided by G and multiplied by h (h·c = 1), these are ∇L and the first
 // part of ∇²L, with S, W replaced by S/G, W/G; ∇²L = h·∇²G/G − ∇L∇Lᵀ/h.
 func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
+	var r logRes
+	r.start(s, pt)
+	r.sums()
+	return r.finish(s, withHess, out)
+}
+
+// LogResidualHessianPair is LogResidualHessianInto at two points of two
+// shapes, bit for bit, with the two evaluations interleaved stage by stage:
+// each is a chain of dependent logarithms and exponentials, whose latency
+// the processor overlaps when the other chain's independent work sits
+// beside it (the contact solver evaluates both of a pair's sides at every
+// Newton iteration; go test -run '^$' -bench LogResidualHessian ./geom).
+// okA and okB are the two results.
+func LogResidualHessianPair(sa *Superovoid, pa Vec3, sb *Superovoid, pb Vec3, withHess bool, outA, outB *Implicit) (okA, okB bool) {
+	var ra, rb logRes
+	ra.start(sa, pa)
+	rb.start(sb, pb)
+	ra.sums1()
+	rb.sums1()
+	ra.sums2()
+	rb.sums2()
+	return ra.finish(sa, withHess, outA), rb.finish(sb, withHess, outB)
+}
+
+// logRes is one evaluation of LogResidualHessianInto between its stages.
+type logRes struct {
+	ok                         bool
+	w, cx, cy, p, m, q, ux, vy float64
+	u, v, au, av, aw           float64
+	lu, lv, lw                 float64
+	ls, Uh, Vh                 float64 // ln s, U/s, V/s
+	lg, Sg, Wg                 float64 // ln G, S/G, W/G (S = s^m, W = |w|^q)
+}
+
+// start takes the point into the scaled coordinates and their logarithms.
+func (r *logRes) start(s *Superovoid, pt Vec3) {
 	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
 	e1, e2 := s.Eps[0], s.Eps[1]
 	tx, ty := s.Taper[0], s.Taper[1]
-	w := pt[2] / a3
-	cx, cy := 1+tx*w, 1+ty*w
-	if !(cx > 0 && cy > 0) {
+	r.w = pt[2] / a3
+	r.cx, r.cy = 1+tx*r.w, 1+ty*r.w
+	r.ok = r.cx > 0 && r.cy > 0
+	if !r.ok {
+		return
+	}
+	r.p = 2 / e1
+	r.m = e1 / e2
+	r.q = 2 / e2
+	r.ux, r.vy = 1/(a1*r.cx), 1/(a2*r.cy)
+	r.u, r.v = pt[0]*r.ux, pt[1]*r.vy
+	r.au, r.av, r.aw = max(math.Abs(r.u), 1e-150), max(math.Abs(r.v), 1e-150), max(math.Abs(r.w), 1e-150)
+	r.lu, r.lv, r.lw = FastLog(r.au), FastLog(r.av), FastLog(r.aw)
+}
+
+// sums1 and sums2 form ln s and ln G, each from the one before.
+func (r *logRes) sums1() {
+	if r.ok {
+		r.ls, r.Uh, r.Vh = logSum(r.p*r.lu, r.p*r.lv)
+	}
+}
+
+func (r *logRes) sums2() {
+	if r.ok {
+		r.lg, r.Sg, r.Wg = logSum(r.m*r.ls, r.q*r.lw)
+	}
+}
+
+func (r *logRes) sums() {
+	r.sums1()
+	r.sums2()
+}
+
+// finish writes F, ∇F and (withHess) ∇²F from the stages' results.
+func (r *logRes) finish(s *Superovoid, withHess bool, out *Implicit) bool {
+	if !r.ok {
 		out.G = math.Inf(1)
 		return false
 	}
-	p := 2 / e1
-	m := e1 / e2
-	q := 2 / e2
-	ux, vy := 1/(a1*cx), 1/(a2*cy)
-	u, v := pt[0]*ux, pt[1]*vy
-	au, av, aw := max(math.Abs(u), 1e-150), max(math.Abs(v), 1e-150), max(math.Abs(w), 1e-150)
-	lu, lv, lw := FastLog(au), FastLog(av), FastLog(aw)
-	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
-	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
+	a3 := s.A[2]
+	e2 := s.Eps[1]
+	tx, ty := s.Taper[0], s.Taper[1]
+	cx, cy, p, m, q, ux, vy := r.cx, r.cy, r.p, r.m, r.q, r.ux, r.vy
+	u, v, w, au, av, aw := r.u, r.v, r.w, r.au, r.av, r.aw
+	Uh, Vh, lg, Sg, Wg := r.Uh, r.Vh, r.lg, r.Sg, r.Wg
 	h := e2 / 2
 	out.G = h * lg
 	// ∇F = h·∇G/G; h·(2/e2) = 1, so the formulas above hold with S, W
