@@ -78,6 +78,7 @@ func TestLatencyDistribution(t *testing.T) {
 		for i := range pairs {
 			sv.Query(&pairs[i][0], &pairs[i][1])
 		}
+		sv.tries, sv.improved = 0, 0 // count the timed pass only
 		ts := make([]float64, len(pairs))
 		var sepT, ovlT []float64
 		iters, fb, starts := 0, 0, 0
@@ -105,10 +106,11 @@ func TestLatencyDistribution(t *testing.T) {
 		t.Logf("%v: median %.2f µs p99 %.2f µs max %.1f; mean iterations %.2f; fallbacks %d", m, ts[len(ts)/2], ts[len(ts)*99/100], ts[len(ts)-1], float64(iters)/float64(len(pairs)), fb)
 		// The insurance the multi-start buys: its ranked starts against an
 		// answer that was already a converged overlap, and how many found
-		// one better by more than 1e-9 of the bodies' size (both passes).
+		// one better by more than 1e-9 of the bodies' size. (This battery
+		// has such starts: none counted means the counters came loose.)
 		t.Logf("%v: %d ranked starts against a converged overlapping answer, %d of them improved it", m, sv.tries, sv.improved)
-		if sv.improved > sv.tries {
-			t.Fatalf("%d improvements counted of %d starts", sv.improved, sv.tries)
+		if sv.tries == 0 {
+			t.Fatal("no ranked start counted")
 		}
 	}
 }
@@ -219,6 +221,9 @@ func BenchmarkMultiStartRanking(b *testing.B) {
 		if res.Starts == 0 {
 			ps = append(ps, state{pr, best, seen})
 		}
+	}
+	if len(ps) == 0 {
+		b.Fatal("no overlapping pair whose multi-start starts nothing")
 	}
 	var res Result
 	b.ReportAllocs()

@@ -291,14 +291,33 @@ func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	point := func(s *Superovoid) Vec3 {
 		p := Vec3{(2*r.Float64() - 1) * 1.5 * s.A[0], (2*r.Float64() - 1) * 1.5 * s.A[1], (2*r.Float64() - 1) * 3 * s.A[2]}
-		switch r.IntN(5) {
+		switch r.IntN(7) {
 		case 0:
 			p[0] = 0 // on a coordinate plane
 		case 1:
 			p[1], p[2] = 0, 0
+		case 2:
+			p[r.IntN(2)] = 1e308 // in the domain, but G overflows
 		}
 		return p
 	}
+	same := func(a, b *Implicit) bool {
+		if math.Float64bits(a.G) != math.Float64bits(b.G) {
+			return false
+		}
+		for i := range a.Grad {
+			if math.Float64bits(a.Grad[i]) != math.Float64bits(b.Grad[i]) {
+				return false
+			}
+		}
+		for i := range a.Hess {
+			if math.Float64bits(a.Hess[i]) != math.Float64bits(b.Hess[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	overflowed := 0
 	failedA, failedB := 0, 0
 	for k := 0; k < 20000; k++ {
 		sa, sb := randomShape(r), randomShape(r)
@@ -313,18 +332,20 @@ func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 		}
 		if !okA {
 			failedA++
+			if sa.InDomain(pa) {
+				overflowed++
+			}
 		}
 		if !okB {
 			failedB++
 		}
-		// Bit for bit (NaN-free on success; a failure's G is +Inf in both).
-		if math.Float64bits(ga.G) != math.Float64bits(wa.G) || ga.Grad != wa.Grad || ga.Hess != wa.Hess ||
-			math.Float64bits(gb.G) != math.Float64bits(wb.G) || gb.Grad != wb.Grad || gb.Hess != wb.Hess {
+		// Bit for bit, NaNs included (an overflowed evaluation's).
+		if !same(&ga, &wa) || !same(&gb, &wb) {
 			t.Fatalf("case %d: pair %+v %+v, single %+v %+v", k, ga, gb, wa, wb)
 		}
 	}
-	if failedA == 0 || failedB == 0 {
-		t.Fatalf("no point outside the domain on one side (%d, %d): the failing paths were not tried", failedA, failedB)
+	if failedA == 0 || failedB == 0 || overflowed == 0 {
+		t.Fatalf("failing paths not all tried: %d and %d failed, %d of a's in the domain", failedA, failedB, overflowed)
 	}
 }
 
