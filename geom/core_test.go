@@ -286,7 +286,9 @@ func FuzzValidMatchesValidate(f *testing.F) {
 
 // LogResidualHessianPair interleaves two evaluations: each must be bit for
 // bit LogResidualHessianInto's, inside and outside the domain of G, on the
-// coordinate planes and with either side failing.
+// coordinate planes and with either side failing. (The two share only
+// logDerivs, whose formulas TestGradientHessianMatchFiniteDifferences
+// checks; the stages before it are written twice.)
 func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	point := func(s *Superovoid) Vec3 {

@@ -192,44 +192,14 @@ func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implici
 	lu, lv, lw := FastLog(au), FastLog(av), FastLog(aw)
 	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
 	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
-	h := e2 / 2
-	out.G = h * lg
-	// ∇F = h·∇G/G; h·(2/e2) = 1, so the formulas above hold with S, W
-	// replaced by S/G, W/G and no factor c.
-	iau, iav, iaw := 1/au, 1/av, 1/aw
-	fUd := sgn0(u) * Sg * Uh * iau
-	fVd := sgn0(v) * Sg * Vh * iav
-	Kh := Uh*tx/cx + Vh*ty/cy
-	Wd := sgn0(w) * Wg * iaw
-	ia3 := 1 / a3
-	g := Vec3{fUd * ux, fVd * vy, ia3 * (Wd - Sg*Kh)}
-	out.Grad = g
-	if withHess {
-		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
-		hxx := ux * ux * Sg * Uh * iau * iau * ((m-1)*p*Uh + p - 1)
-		hyy := vy * vy * Sg * Vh * iav * iav * ((m-1)*p*Vh + p - 1)
-		hxy := ux * vy * (m - 1) * p * sgn0(u) * sgn0(v) * Sg * Uh * Vh * iau * iav
-		hxz := -ux * p * ia3 * fUd * ((m-1)*Kh + tx/cx)
-		hyz := -vy * p * ia3 * fVd * ((m-1)*Kh + ty/cy)
-		hzz := ia3 * ia3 * ((q-1)*Wg*iaw*iaw + Sg*((m-1)*p*Kh*Kh+(p+1)*Lh))
-		// ∇²F = h·∇²G/G − h·∇G∇Gᵀ/G² = (the above) − ∇F∇Fᵀ/h.
-		cc := -1 / h
-		out.Hess = Mat3{
-			hxx + cc*g[0]*g[0], hxy + cc*g[0]*g[1], hxz + cc*g[0]*g[2],
-			hxy + cc*g[1]*g[0], hyy + cc*g[1]*g[1], hyz + cc*g[1]*g[2],
-			hxz + cc*g[2]*g[0], hyz + cc*g[2]*g[1], hzz + cc*g[2]*g[2],
-		}
-	}
-	if math.IsNaN(out.G) || math.IsInf(out.G, 0) || !finite3(out.Grad) {
-		return false
-	}
-	return true
+	return s.logDerivs(withHess, out, cx, cy, p, m, q, ux, vy, u, v, w, au, av, aw, Uh, Vh, lg, Sg, Wg)
 }
 
 // LogResidualHessianPair is LogResidualHessianInto at two points of two
 // shapes, bit for bit, with the two evaluations interleaved stage by stage
 // (logRes: the same operations in the same order, split where the chains
-// wait; the single function stays in one piece, where the split costs 15%):
+// wait; both end in logDerivs. The single function keeps its first part
+// inline: split into the stages it ran 15% slower):
 // each is a chain of dependent logarithms and exponentials, whose latency
 // the processor overlaps when the other chain's independent work sits
 // beside it (the contact solver evaluates both of a pair's sides at every
@@ -295,12 +265,15 @@ func (r *logRes) finish(s *Superovoid, withHess bool, out *Implicit) bool {
 		out.G = math.Inf(1)
 		return false
 	}
+	return s.logDerivs(withHess, out, r.cx, r.cy, r.p, r.m, r.q, r.ux, r.vy, r.u, r.v, r.w, r.au, r.av, r.aw, r.Uh, r.Vh, r.lg, r.Sg, r.Wg)
+}
+
+// logDerivs writes F, ∇F and (withHess) ∇²F from the scaled coordinates
+// and the two log-sums (LogResidualHessianInto's formulas).
+func (s *Superovoid) logDerivs(withHess bool, out *Implicit, cx, cy, p, m, q, ux, vy, u, v, w, au, av, aw, Uh, Vh, lg, Sg, Wg float64) bool {
 	a3 := s.A[2]
 	e2 := s.Eps[1]
 	tx, ty := s.Taper[0], s.Taper[1]
-	cx, cy, p, m, q, ux, vy := r.cx, r.cy, r.p, r.m, r.q, r.ux, r.vy
-	u, v, w, au, av, aw := r.u, r.v, r.w, r.au, r.av, r.aw
-	Uh, Vh, lg, Sg, Wg := r.Uh, r.Vh, r.lg, r.Sg, r.Wg
 	h := e2 / 2
 	out.G = h * lg
 	// ∇F = h·∇G/G; h·(2/e2) = 1, so the formulas above hold with S, W
