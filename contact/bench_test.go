@@ -205,10 +205,7 @@ func BenchmarkMultiStartRanking(b *testing.B) {
 	}
 	var ps []state
 	for i := 0; i < len(all) && len(ps) < 200; i++ {
-		a, c := &all[i][0], &all[i][1]
-		pr := newPair(a, c)
-		ia, ib := sv.shapes.info(&a.Shape), sv.shapes.info(&c.Shape)
-		pr.convex, pr.ia, pr.ib = ia.convex && ib.convex, ia, ib
+		pr := analysedPair(sv, &all[i][0], &all[i][1])
 		var res Result
 		x0, seen := sv.coldGuess(Implicit, &pr, &res)
 		best := sv.solveFrom(Implicit, &pr, x0, &res, sv.opt.MaxIter)

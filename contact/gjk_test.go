@@ -20,10 +20,7 @@ func TestGJKSeparated(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		a, b := battery(r, 1)
 		res := Query(&a, &b, &opt)
-		pr := newPair(&a, &b)
-		sv := NewSolver(opt)
-		pr.ia, pr.ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
-		pr.convex = pr.ia.convex && pr.ib.convex
+		pr := analysedPair(NewSolver(opt), &a, &b)
 		c, ok := gjkSeparated(&pr)
 		if res.Distance <= 1e-6 {
 			if ok {

@@ -191,9 +191,7 @@ func TestWarmFromMovedPrev(t *testing.T) {
 	opt := DefaultOptions()
 	sv := NewSolver(opt)
 	c := sv.Query(&a, &b)
-	pr := newPair(&a, &b)
-	pr.ia, pr.ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
-	pr.convex = pr.ia.convex && pr.ib.convex
+	pr := analysedPair(sv, &a, &b)
 	moved := 0
 	for j := 0; j < sv.nrivals; j++ {
 		rv := sv.rivals[j]
@@ -637,4 +635,13 @@ func TestWarmShapeAnalyses(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no previous answer had a non-convex a")
 	}
+}
+
+// analysedPair is the pair a query of sv makes of a and b, with the shapes'
+// analyses, for tests that call the solver's stages directly.
+func analysedPair(sv *Solver, a, b *geom.Body) pair {
+	pr := newPair(a, b)
+	pr.ia, pr.ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
+	pr.convex = pr.ia.convex && pr.ib.convex
+	return pr
 }
