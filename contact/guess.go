@@ -317,27 +317,46 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	// axis[i] is 1+k when dirs[i] is ±(a's axis k), 4+k for b's, else 0:
 	// along its own axis a body's support is its semi-axis, exactly.
 	var axis [14]int
+	var gap [14]float64
+	var exact [14]bool
 	nd := 0
-	add := func(n vec, ax int) {
-		l := n.Len()
-		if !(l > 0) {
-			return
-		}
-		dirs[nd], axis[nd] = n.Mul(1/l), ax
+	c := pr.tb.T.Sub(pr.ta.T)
+	if l := c.Len(); l > 0 {
+		dirs[0] = c.Mul(1 / l)
 		nd++
 	}
-	c := pr.tb.T.Sub(pr.ta.T)
-	add(c, 0)
 	if best.valid {
-		add(best.nP, 0)
+		if l := best.nP.Len(); l > 0 {
+			dirs[nd] = best.nP.Mul(1 / l)
+			nd++
+		}
 	}
+	// Each body's principal axes, the sign towards the other body only:
+	// a direction pointing away from b pushes b through a, its gap far
+	// below the answer. (Both signs when the axis is square to the
+	// centres' line. u·c and (−u)·c are exact negatives.)
 	for k := 0; k < 3; k++ {
-		ca := col(&pr.ta.R, k)
-		cb := col(&pr.tb.R, k)
-		add(ca, 1+k)
-		add(ca.Mul(-1), 1+k)
-		add(cb, 4+k)
-		add(cb.Mul(-1), 4+k)
+		for side := 0; side < 2; side++ {
+			R, ax := &pr.ta.R, 1+k
+			if side == 1 {
+				R, ax = &pr.tb.R, 4+k
+			}
+			v := col(R, k)
+			l := v.Len()
+			if !(l > 0) {
+				continue
+			}
+			u := v.Mul(1 / l)
+			d := u.Dot(c)
+			if d >= 0 {
+				dirs[nd], axis[nd] = u, ax
+				nd++
+			}
+			if d <= 0 {
+				dirs[nd], axis[nd] = u.Mul(-1), ax
+				nd++
+			}
+		}
 	}
 	// Rank by the gap of the untapered superellipsoids' support functions:
 	// the ellipsoid proxy is blind to squareness, which is what makes
@@ -349,15 +368,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	// ranking gap only when it is the largest key. Every direction that
 	// could rank above the one taken is then exact, so the starts are the
 	// same as with every gap computed; most low-ranked directions never are.
-	var gap [14]float64
-	var exact [14]bool
 	for i := 0; i < nd; i++ {
-		// Directions pointing away from b push b through a: their gap is
-		// far below the answer; skip the support evaluations.
-		if i > 1 && dirs[i].Dot(c) < 0 {
-			gap[i], exact[i] = math.Inf(-1), true
-			continue
-		}
 		n := dirs[i]
 		switch k := axis[i]; {
 		case k >= 4:
