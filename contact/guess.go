@@ -447,6 +447,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		started[ns] = n
 		ns++
 		cand := sv.startAt(m, pr, best, res, n, maxIter)
+		if sv.joined {
+			// Back in the best pair's basin: nothing new (and no rival:
+			// the estimate there is only the way back to the answer).
+			if best.valid && best.converged && !best.separated {
+				sv.tries++
+			}
+			return false
+		}
 		sv.noteRival(&cand)
 		if cand.valid && cand.converged && nf < len(found) {
 			found[nf], foundSD[nf] = cand.nP, cand.sd
@@ -578,8 +586,14 @@ func ellipsoidH(s *geom.Superovoid, n vec) float64 {
 func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n vec, maxIter int) candidate {
 	lp, lq, _, _, _ := supportPair(pr, n)
 	sv.explore, sv.exploring = *best, true
+	sv.ranked, sv.joined = true, false
 	it0, limit := res.Iterations, maxIter
 	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, maxIter)
+	sv.ranked = false
+	if sv.joined {
+		sv.exploring = false
+		return c
+	}
 	if !c.converged && maxIter < sv.opt.MaxIter && c.nP != (vec{}) && promising(&c, best, charLength(pr)) {
 		// Still crawling (linearly, between nearly flat faces) towards a
 		// clearly better pair when its iterations ran out: finish it.

@@ -164,3 +164,74 @@ func TestQuadCellsDescent(t *testing.T) {
 		}
 	}
 }
+
+// Ending a ranked start once it has come into the best pair's basin
+// (joining) saves iterations and changes no answer beyond rounding: on
+// paper 000's battery (tapered shapes) and on the wide battery (untapered,
+// where a direction whose support gap beats the pair is not joined), every
+// distance agrees with a solver that runs each start to its end, to 1e-9
+// of the bodies' size, and the status too. So do the warm answers of
+// sovviz bench's warm run over pairs 690-709, where pair 701's two basins
+// overtake each other and a warm answer's search must find the other one
+// with a ranked start (a joining that ended every ranked start after one
+// step fails here; on the cold batteries no ranked start changes an answer).
+func TestJoiningKeepsAnswers(t *testing.T) {
+	pairs := paperPairs(1500, 7)
+	nWide := 150
+	if testing.Short() {
+		pairs, nWide = pairs[:300], 40
+	}
+	r := rand.New(rand.NewPCG(17, 3))
+	for k := 0; k < nWide; k++ {
+		a, b := battery(r, 1)
+		pairs = append(pairs, [2]geom.Body{a, b})
+	}
+	for _, g := range []Guess{Support, Quadtree} {
+		opt := DefaultOptions()
+		opt.Guess = g
+		join, full := NewSolver(opt), NewSolver(opt)
+		full.noJoin = true
+		itJ, itF := 0, 0
+		for i := range pairs {
+			p := &pairs[i]
+			rj, rf := join.Query(&p[0], &p[1]), full.Query(&p[0], &p[1])
+			itJ += rj.Iterations
+			itF += rf.Iterations
+			tol := 1e-9 * max(maxAxis(&p[0].Shape), maxAxis(&p[1].Shape))
+			if !(math.Abs(rj.Distance-rf.Distance) <= tol) || rj.Status != rf.Status {
+				t.Errorf("%v pair %d: joining %.12f (%v), full starts %.12f (%v)", g, i, rj.Distance, rj.Status, rf.Distance, rf.Status)
+			}
+		}
+		t.Logf("%v: %d ranked starts joined; iterations %d against %d", g, join.joins, itJ, itF)
+		if join.joins == 0 || itJ >= itF {
+			t.Errorf("%v: joining saved nothing (%d joined, iterations %d against %d)", g, join.joins, itJ, itF)
+		}
+	}
+	warm := PaperBattery(710, 1)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	join, full := NewSolver(opt), NewSolver(opt)
+	full.noJoin = true
+	mr := rand.New(rand.NewPCG(1, 0xa11a))
+	for i := range warm {
+		a, b := warm[i][0], warm[i][1]
+		if i < 690 {
+			for k := 0; k < 50; k++ { // the bench's draws for the pairs before
+				benchMotion(&a, &b, mr)
+			}
+			continue
+		}
+		pj := join.Query(&a, &b)
+		pf := full.Query(&a, &b)
+		for k := 0; k < 50; k++ {
+			benchMotion(&a, &b, mr)
+			pj, pf = join.QueryWarm(&a, &b, &pj), full.QueryWarm(&a, &b, &pf)
+			if !(math.Abs(pj.Distance-pf.Distance) <= 1e-9) {
+				t.Fatalf("warm pair %d step %d: joining %.12f, full starts %.12f", i, k, pj.Distance, pf.Distance)
+			}
+		}
+	}
+	if join.joins == 0 {
+		t.Error("no warm search joined a ranked start")
+	}
+}

@@ -226,6 +226,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		if pure && step <= 0.5*lastStep && sv.losing(m, sys, step, L) {
 			break // an exploratory start heading for a worse pair
 		}
+		if sv.ranked && !sv.noJoin && sv.joining(m, pr, sys, L) {
+			sv.joined = true
+			sv.joins++
+			break // a ranked start come into the best pair's basin
+		}
 		lastStep = step
 		if it%stallWindow == 0 {
 			if cur > stallRatio*stallRef && cur > stallMerit {
@@ -291,6 +296,31 @@ func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
 		return est-slack > b.sd || est+slack < 0
 	}
 	return est+slack < b.sd // a deeper overlap is worse
+}
+
+// joining reports whether a ranked start of the multi-start (sv.ranked)
+// has come into the basin of the best overlapping pair so far: its normal
+// within 25° of that pair's and its signed-distance estimate along it not
+// above that pair's. It is the multi-start's rule for seeds (skip: within
+// 25° of a pair found, the same basin) applied to the start's iterates,
+// with the same exception: between untapered shapes, a direction whose
+// exact support gap beats the pair lies in another basin (thin plates).
+// Nearly every ranked start on paper 000's battery walks back to the answer
+// it was to check, and this ends it a few iterations before losing would.
+func (sv *Solver) joining(m Method, pr *pair, sys *system, L float64) bool {
+	b := &sv.explore
+	if !b.valid || !b.converged || b.separated || m != Implicit {
+		return false
+	}
+	// sys holds a's normal and both points in b's frame.
+	n := mulMV(&pr.tb.R, v3of(sys.nP)).vec()
+	if n.Dot(b.nP) <= 0.9 || sys.nP.Dot(sys.Q.Sub(sys.P)) > b.sd {
+		return false
+	}
+	if pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid() && seGap(pr, n, pr.tb.T.Sub(pr.ta.T)) > b.sd+1e-7*L {
+		return false
+	}
+	return true
 }
 
 // A run stalls when over stallWindow iterations its merit (the squared,

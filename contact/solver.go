@@ -27,6 +27,11 @@ type Solver struct {
 	// a pointer, so that the query's candidates stay on the stack.
 	explore   candidate
 	exploring bool
+	// ranked is set while a ranked start of the multi-start runs; joined
+	// says that Newton ended it in the best pair's basin (joining), and
+	// joins counts those (tests). noJoin turns joining off (tests compare).
+	ranked, joined, noJoin bool
+	joins                  int
 	// pre, when havePre, holds both sides' log residuals at the start of
 	// the next Newton run (a warm start); newton uses them and clears it.
 	pre     warmState
