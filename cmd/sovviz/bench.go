@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -30,7 +33,8 @@ type benchArgs struct {
 	warmSteps int
 	tol       float64
 	repeat    int
-	certify   bool // Options.CertifyOverlap
+	certify   bool   // Options.CertifyOverlap
+	cpuprof   string // -cpuprofile: where to write the run's CPU profile
 }
 
 // Per-step motion of the warm-start run: b moves by warmMove along a random
@@ -65,8 +69,9 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance (length units, > 0)")
 	certify := fs.Bool("certify", false, "prove every overlapping answer of two convex shapes minimal (expanding polytope; docs/contact.md)")
 	repeat := fs.Int("repeat", 3, "timed passes over the cold battery: each pair's time is the median of its passes (1..15)")
+	cpuprof := fs.String("cpuprofile", "", "write the run's CPU profile to this file (go tool pprof; cmd/sovviz/default.pgo is one)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-tol T] [-repeat R] [-certify]")
+		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-tol T] [-repeat R] [-certify] [-cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Reproduces paper 000 §5.1 (docs/bench.md): Tables 1 and 2 and a warm-start run.")
 		fs.PrintDefaults()
 	}
@@ -109,6 +114,13 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	}
 	ba.repeat = *repeat
 	ba.certify = *certify
+	if *cpuprof != "" {
+		// Checked now, not after a run of a minute.
+		if st, err := os.Stat(filepath.Dir(*cpuprof)); err != nil || !st.IsDir() {
+			return ba, fmt.Errorf("bench: -cpuprofile %q: no directory %q to write it in", *cpuprof, filepath.Dir(*cpuprof))
+		}
+	}
+	ba.cpuprof = *cpuprof
 	return ba, nil
 }
 
@@ -117,7 +129,21 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if code := argsExit(err, stderr); code >= 0 {
 		return code
 	}
+	var prof bytes.Buffer
+	if ba.cpuprof != "" {
+		if err := pprof.StartCPUProfile(&prof); err != nil {
+			fmt.Fprintf(stderr, "bench: -cpuprofile: %v\n", err)
+			return 1
+		}
+	}
 	rep := runBattery(&ba, newProgress(stderr))
+	if ba.cpuprof != "" {
+		pprof.StopCPUProfile()
+		if err := writeFileAtomic(ba.cpuprof, prof.Bytes()); err != nil {
+			fmt.Fprintf(stderr, "bench: -cpuprofile: %v\n", err)
+			return 1
+		}
+	}
 	writeBenchReport(stdout, &ba, rep)
 	return 0
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,6 +193,7 @@ func TestBenchFlags(t *testing.T) {
 		{[]string{"-repeat", "16"}, 2, "-repeat 16: want 1..15"},
 		{[]string{"-seed", "x"}, 2, "invalid value"},
 		{[]string{"more"}, 2, `unexpected argument "more"`},
+		{[]string{"-cpuprofile", "/nonexistent-dir/x.pprof"}, 2, `no directory "/nonexistent-dir"`},
 		{[]string{"-h"}, 0, "usage: sovviz bench"},
 	} {
 		_, stderr, code := runCmd(t, "", append([]string{"bench"}, c.args...)...)
@@ -262,5 +265,28 @@ func TestBenchCertify(t *testing.T) {
 	}
 	if !strings.Contains(outOn, "-repeat 1 -certify (") || !strings.Contains(outOff, "-repeat 1 (") {
 		t.Errorf("reproduce lines do not tell -certify apart")
+	}
+}
+
+// -cpuprofile writes the run's CPU profile (gzipped protocol buffers, as
+// go tool pprof reads them) and nothing else changes in the report.
+func TestBenchCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bench.pprof")
+	out, stderr, code := runCmd(t, "", "bench", "-n", "40", "-warm-steps", "2", "-method", "implicit", "-cpuprofile", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("profile of %d bytes is not gzipped", len(data))
+	}
+	if !strings.Contains(out, "## Table 1") || !strings.Contains(out, "## Warm start") {
+		t.Errorf("report missing with -cpuprofile:\n%s", out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".bench.pprof.tmp-*")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
 	}
 }
