@@ -108,7 +108,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	w[2], w[3] = invL, invL
 	mu := 0.0
 	lastStep := math.Inf(1)
-	stallRef := cur
+	stallRef, farRef, farStep := cur, cur, 0.0
 	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
@@ -232,6 +232,17 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			break // a ranked start come into the best pair's basin
 		}
 		lastStep = step
+		if it == 1 {
+			farStep = step
+		}
+		if it%farWindow == 0 {
+			// (Not while the steps grow: Levenberg–Marquardt's damping
+			// coming down after rejected steps, the merit to follow.)
+			if cur > stallRatio*farRef && cur > farMerit && step <= 4*farStep && !sv.noFarStall {
+				break // stalled far from any root (a shorter window)
+			}
+			farRef, farStep = cur, step
+		}
 		if it%stallWindow == 0 {
 			if cur > stallRatio*stallRef && cur > stallMerit {
 				// Stalled at a minimum of the merit that is no root (box-like
@@ -330,6 +341,16 @@ const (
 	stallWindow = 8
 	stallRatio  = 0.9
 	stallMerit  = 1e-8
+)
+
+// A run whose merit is still above farMerit (a scaled residual of 0.1:
+// normals 6° apart, or points a tenth of the smaller body's size off the
+// surfaces) is judged over farWindow iterations: a damped run stuck there
+// at a minimum of the merit (deep overlaps of tapered shapes, from the
+// cold guess), its steps not growing, is no crawl towards a root.
+const (
+	farWindow = 4
+	farMerit  = 1e-2
 )
 
 // finalStep is the Newton step, relative to the step cap, below which the

@@ -157,3 +157,40 @@ func TestNewtonStopsWhenStalled(t *testing.T) {
 		t.Errorf("got %.9f (%v), independent gap at its normal %.9f, independent max %.9f", res.Distance, res.Status, at, ref)
 	}
 }
+
+// TestNewtonStopsWhenStalledFar: on paper-battery pairs 3870 and 1689 (two
+// tapered shapes, deep overlaps; support guess) the cold start stalls with
+// a scaled residual near 0.2, far from any root, its damped steps not
+// growing: judged over farWindow iterations it stops by its 12th step,
+// where over stallWindow it ran 16 (as with noFarStall), and the answer is
+// the same.
+func TestNewtonStopsWhenStalledFar(t *testing.T) {
+	pairs := PaperBattery(3871, 1)
+	for _, i := range []int{3870, 1689} {
+		a, b := &pairs[i][0], &pairs[i][1]
+		first := func(noFar bool) (int, Result) {
+			opt := DefaultOptions()
+			opt.Guess = Support
+			var tr Trace
+			opt.Trace = &tr
+			sv := NewSolver(opt)
+			sv.noFarStall = noFar
+			res := sv.Query(a, b)
+			n := 0
+			for _, s := range tr.Steps {
+				if s.Start == 0 {
+					n++
+				}
+			}
+			return n, res
+		}
+		nf, rf := first(false)
+		ns, rs := first(true)
+		if nf > 3*farWindow || ns <= nf {
+			t.Errorf("pair %d: cold start took %d steps (%d judged over stallWindow only)", i, nf, ns)
+		}
+		if rf.Status != Converged || math.Abs(rf.Distance-rs.Distance) > 1e-9 {
+			t.Errorf("pair %d: %.12f (%v), without the far window %.12f (%v)", i, rf.Distance, rf.Status, rs.Distance, rs.Status)
+		}
+	}
+}

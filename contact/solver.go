@@ -32,6 +32,7 @@ type Solver struct {
 	// joins counts those (tests). noJoin turns joining off (tests compare).
 	ranked, joined, noJoin bool
 	joins                  int
+	noFarStall             bool // tests: judge stalls over stallWindow only
 	// pre, when havePre, holds both sides' log residuals at the start of
 	// the next Newton run (a warm start); newton uses them and clears it.
 	pre     warmState
