@@ -530,6 +530,9 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	var bn vec
 	bg := low
 	cv := v3of(c)
+	// Each box-like body contains the sphere of its smallest semi-axis
+	// (inside the ellipsoid of its semi-axes): the first bound is free.
+	ins := minAxis(pr.a) + minAxis(pr.b)
 	for i := 0; i < 3; i++ {
 		ea := v3{pr.ta.R[i*3], pr.ta.R[i*3+1], pr.ta.R[i*3+2]}
 		for j := 0; j < 3; j++ {
@@ -544,6 +547,9 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			xv = xv.scale(1 / l)
 			if xv.dot(cv) < 0 {
 				xv = xv.scale(-1)
+			}
+			if xv.dot(cv)-ins <= bg {
+				continue
 			}
 			x := xv.vec()
 			if !exactRank && skip(x, 0) {
