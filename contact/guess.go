@@ -607,15 +607,18 @@ func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n ve
 		it0, limit = res.Iterations, sv.opt.MaxIter
 		c = sv.solveFrom(m, pr, c.x, res, sv.opt.MaxIter)
 	}
-	if !c.converged && res.Iterations-it0 >= limit && best.valid && !best.separated {
+	if !c.converged && res.Iterations-it0 >= limit && (sv.outcome.crawling || sv.noCrawlTest) && best.valid && !best.separated {
 		// The last run used all its iterations (it was not abandoned as
-		// losing earlier; one abandoned on its last iteration counts too):
-		// Newton crawls over a nearly flat face whose basin top lies across
-		// it (a plate's face, 4° from its normal: TestMTDTurnedPlates). The
-		// closed-form supports jump to the face's rim as the direction
-		// tilts, so a short climb of the gap with them re-seeds it.
-		// (Only against an overlapping answer: elsewhere the fallback
+		// losing earlier; one abandoned on its last iteration counts too)
+		// and was still reducing its residual: Newton crawls over a nearly
+		// flat face whose basin top lies across it (a plate's face, 4° from
+		// its normal: TestMTDTurnedPlates). The closed-form supports jump
+		// to the face's rim as the direction tilts, so a short climb of the
+		// gap with them re-seeds it. (Not a run whose residual stood still:
+		// on paper 000's battery those re-seeds never found a better pair.
+		// Only against an overlapping answer: elsewhere the fallback
 		// schemes recover a failed start.)
+		sv.crawls++
 		_, lp2, lq2, g2 := supportAscend(pr, n, ascentStep(pr), crawlSteps)
 		if g2 > best.sd {
 			res.Starts-- // the same start, re-seeded

@@ -64,6 +64,10 @@ type newtonOutcome struct {
 	// haveHess says sys holds the Hessians of the last evaluation (not with
 	// finite-difference Jacobians, whose evaluations skip them).
 	haveHess bool
+	// crawling: over its last farWindow iterations the run's merit fell by
+	// more than 1 − stallRatio (a run that ran out of iterations was still
+	// getting somewhere; see startAt).
+	crawling bool
 }
 
 // newton runs a globalised Newton–Raphson from x0: the full Newton step is
@@ -109,6 +113,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	mu := 0.0
 	lastStep := math.Inf(1)
 	stallRef, farRef, farStep := cur, cur, 0.0
+	var hist [farWindow]float64 // the merits of the last farWindow iterations
 	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
@@ -219,6 +224,8 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			}
 		}
 		cur = merit(&sys.phi, n, invL)
+		out.crawling = it > farWindow && cur < stallRatio*hist[it%farWindow]
+		hist[it%farWindow] = cur
 		if opt.Trace != nil {
 			st := TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)

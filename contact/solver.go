@@ -33,6 +33,8 @@ type Solver struct {
 	ranked, joined, noJoin bool
 	joins                  int
 	noFarStall             bool // tests: judge stalls over stallWindow only
+	noCrawlTest            bool // tests: re-seed every start that ran out of iterations
+	crawls                 int  // starts re-seeded by a climb (startAt; tests)
 	// pre, when havePre, holds both sides' log residuals at the start of
 	// the next Newton run (a warm start); newton uses them and clears it.
 	pre     warmState
