@@ -37,7 +37,8 @@ func newPair(a, b *geom.Body) pair {
 
 // system is the common-normal system of one scheme evaluated at one iterate:
 // everything the residual, the analytical Jacobian and the classification
-// need, in world coordinates.
+// need, in b's local frame (a's pose there is the pair's ab), except the
+// local points and the log residuals, which are each body's own.
 type system struct {
 	n        int // unknowns: 6 (implicit) or 4 (parametric, ntb)
 	ka, kb   int // unknowns of each side

@@ -325,6 +325,9 @@ func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
 // exact support gap beats the pair lies in another basin (thin plates).
 // Nearly every ranked start on paper 000's battery walks back to the answer
 // it was to check, and this ends it a few iterations before losing would.
+// The depth test and the exception are guards that can only keep a start
+// running; no battery of the tests exercises them (a review removed each
+// and no answer changed), so they rest on the skip rule's reasons.
 func (sv *Solver) joining(m Method, pr *pair, sys *system, L float64) bool {
 	b := &sv.explore
 	if !b.valid || !b.converged || b.separated || m != Implicit {

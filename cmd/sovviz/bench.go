@@ -69,7 +69,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance (length units, > 0)")
 	certify := fs.Bool("certify", false, "prove every overlapping answer of two convex shapes minimal (expanding polytope; docs/contact.md)")
 	repeat := fs.Int("repeat", 3, "timed passes over the cold battery: each pair's time is the median of its passes (1..15)")
-	cpuprof := fs.String("cpuprofile", "", "write the run's CPU profile to this file (go tool pprof; cmd/sovviz/default.pgo is one)")
+	cpuprof := fs.String("cpuprofile", "", "write the run's CPU profile to this file, for go tool pprof (it includes the untimed shape analysis: see docs/bench.md)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-tol T] [-repeat R] [-certify] [-cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Reproduces paper 000 §5.1 (docs/bench.md): Tables 1 and 2 and a warm-start run.")
@@ -115,10 +115,22 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	ba.repeat = *repeat
 	ba.certify = *certify
 	if *cpuprof != "" {
-		// Checked now, not after a run of a minute.
-		if st, err := os.Stat(filepath.Dir(*cpuprof)); err != nil || !st.IsDir() {
-			return ba, fmt.Errorf("bench: -cpuprofile %q: no directory %q to write it in", *cpuprof, filepath.Dir(*cpuprof))
+		// Checked now, not after a run of a minute: the directory takes a
+		// file (a temporary one is made and removed), and the path is not
+		// something else already.
+		dir := filepath.Dir(*cpuprof)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return ba, fmt.Errorf("bench: -cpuprofile %q: no directory %q to write it in", *cpuprof, dir)
 		}
+		if st, err := os.Stat(*cpuprof); err == nil && !st.Mode().IsRegular() {
+			return ba, fmt.Errorf("bench: -cpuprofile %q: not a regular file", *cpuprof)
+		}
+		f, err := os.CreateTemp(dir, ".sovviz-bench-*")
+		if err != nil {
+			return ba, fmt.Errorf("bench: -cpuprofile %q: cannot write in %q: %v", *cpuprof, dir, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
 	}
 	ba.cpuprof = *cpuprof
 	return ba, nil
@@ -132,19 +144,22 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var prof bytes.Buffer
 	if ba.cpuprof != "" {
 		if err := pprof.StartCPUProfile(&prof); err != nil {
-			fmt.Fprintf(stderr, "bench: -cpuprofile: %v\n", err)
+			fmt.Fprintf(stderr, "sovviz: bench: -cpuprofile: %v\n", err)
 			return 1
 		}
 	}
 	rep := runBattery(&ba, newProgress(stderr))
 	if ba.cpuprof != "" {
 		pprof.StopCPUProfile()
+	}
+	// The report first: a profile that cannot be written loses no run.
+	writeBenchReport(stdout, &ba, rep)
+	if ba.cpuprof != "" {
 		if err := writeFileAtomic(ba.cpuprof, prof.Bytes()); err != nil {
-			fmt.Fprintf(stderr, "bench: -cpuprofile: %v\n", err)
+			fmt.Fprintf(stderr, "sovviz: bench: -cpuprofile: %v\n", err)
 			return 1
 		}
 	}
-	writeBenchReport(stdout, &ba, rep)
 	return 0
 }
 

@@ -194,6 +194,7 @@ func TestBenchFlags(t *testing.T) {
 		{[]string{"-seed", "x"}, 2, "invalid value"},
 		{[]string{"more"}, 2, `unexpected argument "more"`},
 		{[]string{"-cpuprofile", "/nonexistent-dir/x.pprof"}, 2, `no directory "/nonexistent-dir"`},
+		{[]string{"-cpuprofile", os.TempDir()}, 2, "not a regular file"},
 		{[]string{"-h"}, 0, "usage: sovviz bench"},
 	} {
 		_, stderr, code := runCmd(t, "", append([]string{"bench"}, c.args...)...)
