@@ -141,6 +141,10 @@ func seSupport(s *geom.Superovoid, n vec) float64 {
 // semi-axes at 1e100.)
 func seSupportLow(s *geom.Superovoid, n vec) float64 {
 	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+	if s.Eps[0] <= 1 && s.Eps[1] <= 1 {
+		// Both norms at least Euclidean: one square root.
+		return math.Sqrt(x*x+y*y+z*z) * (1 - 1e-6)
+	}
 	xy := max(x, y)
 	if s.Eps[0] <= 1 {
 		xy = max(xy, math.Sqrt(x*x+y*y))
