@@ -451,22 +451,19 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		started[ns] = n
 		ns++
 		cand := sv.startAt(m, pr, best, res, n, maxIter)
+		against := best.valid && best.converged && !best.separated
+		if against {
+			sv.tries++
+		}
 		if sv.joined {
 			// Back in the best pair's basin: nothing new (and no rival:
 			// the estimate there is only the way back to the answer).
-			if best.valid && best.converged && !best.separated {
-				sv.tries++
-			}
 			return false
 		}
 		sv.noteRival(&cand)
 		if cand.valid && cand.converged && nf < len(found) {
 			found[nf], foundSD[nf] = cand.nP, cand.sd
 			nf++
-		}
-		against := best.valid && best.converged && !best.separated
-		if against {
-			sv.tries++
 		}
 		if better(&cand, best) {
 			if against && cand.sd > best.sd+pairTol(pr) {
