@@ -121,9 +121,12 @@ func approxSupport(s *geom.Superovoid, n vec) vec {
 // norm ‖(‖(a1·nx, a2·ny)‖_k1, a3·nz)‖_k2, k = 2/(2 − e) (math.md §1, the
 // sections are superellipses). Without the point it is a third of the cost
 // of approxSupport, for ranking directions.
-func seSupport(s *geom.Superovoid, n vec) float64 {
+func seSupport(s *geom.Superovoid, n vec) float64 { return seSupportV(s, v3of(n)) }
+
+// seSupportV is seSupport in v3 arithmetic.
+func seSupportV(s *geom.Superovoid, n v3) float64 {
 	k1, k2 := 2/(2-s.Eps[0]), 2/(2-s.Eps[1])
-	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+	x, y, z := math.Abs(s.A[0]*n.x), math.Abs(s.A[1]*n.y), math.Abs(s.A[2]*n.z)
 	// Scaled by the largest term, so that large exponents cannot overflow.
 	m := max(x, y, z)
 	if m == 0 {
@@ -139,8 +142,11 @@ func seSupport(s *geom.Superovoid, n vec) float64 {
 // k ≤ 2 (e ≤ 1) and at least its largest term always. The factor leaves
 // room for rankPow's rounding. (The squares cannot overflow: Validate caps
 // semi-axes at 1e100.)
-func seSupportLow(s *geom.Superovoid, n vec) float64 {
-	x, y, z := math.Abs(s.A[0]*n[0]), math.Abs(s.A[1]*n[1]), math.Abs(s.A[2]*n[2])
+func seSupportLow(s *geom.Superovoid, n vec) float64 { return seSupportLowV(s, v3of(n)) }
+
+// seSupportLowV is seSupportLow in v3 arithmetic.
+func seSupportLowV(s *geom.Superovoid, n v3) float64 {
+	x, y, z := math.Abs(s.A[0]*n.x), math.Abs(s.A[1]*n.y), math.Abs(s.A[2]*n.z)
 	if s.Eps[0] <= 1 && s.Eps[1] <= 1 {
 		// Both norms at least Euclidean: one square root.
 		return math.Sqrt(x*x+y*y+z*z) * (1 - 1e-6)
@@ -317,21 +323,24 @@ const maxStarts = 4
 // the answer is the stationary point with the largest gap). Overlapping
 // box-like pairs then get one more start from an edge-against-edge direction.
 func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, seen vec, maxIter int) {
-	var dirs [14]vec
+	// (v3 arithmetic throughout, operation for operation the Vec3 forms:
+	// this ranking runs on every cold overlapping query.)
+	var dirs [14]v3
 	// axis[i] is 1+k when dirs[i] is ±(a's axis k), 4+k for b's, else 0:
 	// along its own axis a body's support is its semi-axis, exactly.
 	var axis [14]int
 	var gap [14]float64
 	var exact [14]bool
 	nd := 0
-	c := pr.tb.T.Sub(pr.ta.T)
-	if l := c.Len(); l > 0 {
-		dirs[0] = c.Mul(1 / l)
+	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
+	if l := math.Sqrt(c.dot(c)); l > 0 {
+		dirs[0] = c.scale(1 / l)
 		nd++
 	}
 	if best.valid {
-		if l := best.nP.Len(); l > 0 {
-			dirs[nd] = best.nP.Mul(1 / l)
+		bn := v3of(best.nP)
+		if l := math.Sqrt(bn.dot(bn)); l > 0 {
+			dirs[nd] = bn.scale(1 / l)
 			nd++
 		}
 	}
@@ -345,19 +354,19 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			if side == 1 {
 				R, ax = &pr.tb.R, 4+k
 			}
-			v := col(R, k)
-			l := v.Len()
+			v := v3{R[k*3], R[k*3+1], R[k*3+2]}
+			l := math.Sqrt(v.dot(v))
 			if !(l > 0) {
 				continue
 			}
-			u := v.Mul(1 / l)
-			d := u.Dot(c)
+			u := v.scale(1 / l)
+			d := u.dot(c)
 			if d >= 0 {
 				dirs[nd], axis[nd] = u, ax
 				nd++
 			}
 			if d <= 0 {
-				dirs[nd], axis[nd] = u.Mul(-1), ax
+				dirs[nd], axis[nd] = u.scale(-1), ax
 				nd++
 			}
 		}
@@ -376,22 +385,22 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		n := dirs[i]
 		switch k := axis[i]; {
 		case k >= 4:
-			gap[i] = n.Dot(c) - seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
+			gap[i] = n.dot(c) - seSupportLowV(pr.a, mulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
 		case k >= 1:
-			gap[i] = n.Dot(c) - pr.a.A[k-1] - seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+			gap[i] = n.dot(c) - pr.a.A[k-1] - seSupportLowV(pr.b, mulMtV(&pr.tb.R, n))
 		default:
-			gap[i] = seGapBound(pr, n, c)
+			gap[i] = n.dot(c) - seSupportLowV(pr.a, mulMtV(&pr.ta.R, n)) - seSupportLowV(pr.b, mulMtV(&pr.tb.R, n))
 		}
 	}
 	rankGap := func(i int) float64 {
 		n := dirs[i]
 		switch k := axis[i]; {
 		case k >= 4:
-			return n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
+			return n.dot(c) - seSupportV(pr.a, mulMtV(&pr.ta.R, n)) - pr.b.A[k-4]
 		case k >= 1:
-			return n.Dot(c) - pr.a.A[k-1] - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
+			return n.dot(c) - pr.a.A[k-1] - seSupportV(pr.b, mulMtV(&pr.tb.R, n.scale(-1)))
 		}
-		return seGap(pr, n, c)
+		return seGapV(pr, n, c)
 	}
 	if sv.eagerRank {
 		for i := 0; i < nd; i++ {
@@ -407,15 +416,15 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	// but far from where that start ended is not skipped: on thin plates
 	// Newton leaves a seed's neighbourhood, and the basins are narrow
 	// (TestMTDThinPlates).
-	var started, found [maxStarts + 2]vec
+	var started, found [maxStarts + 2]v3
 	var foundSD [maxStarts + 2]float64
 	ns, nf := 0, 0
-	if seen.Len() > 0 {
-		started[0] = seen
+	if sn := v3of(seen); sn.dot(sn) > 0 {
+		started[0] = sn
 		ns = 1
 	}
 	if best.valid && best.converged {
-		found[0], foundSD[0] = best.nP, best.sd
+		found[0], foundSD[0] = v3of(best.nP), best.sd
 		nf = 1
 	}
 	// Without taper seSupport is the support function (to rankPow's
@@ -426,9 +435,9 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	exactRank := pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid()
 	L := charLength(pr)
 	ma := max(minAxis(pr.a), minAxis(pr.b))
-	skip := func(n vec, g float64) bool {
+	skip := func(n v3, g float64) bool {
 		for j := 0; j < ns; j++ {
-			if started[j].Dot(n) > 0.999 { // within 2.5°: the same seed
+			if started[j].dot(n) > 0.999 { // within 2.5°: the same seed
 				return true
 			}
 		}
@@ -439,7 +448,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		// narrow, better basin lies within 25° of a worse pair: the plate's
 		// own normal next to a corner's).
 		for j := 0; j < nf; j++ {
-			if found[j].Dot(n) > 0.9 && !(exactRank && g > foundSD[j]+1e-7*L) {
+			if found[j].dot(n) > 0.9 && !(exactRank && g > foundSD[j]+1e-7*L) {
 				return true
 			}
 		}
@@ -447,10 +456,10 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	}
 	// try solves from n's seeds and keeps the better answer; it reports
 	// whether the search is over (a separated pair of convex bodies).
-	try := func(n vec) bool {
+	try := func(n v3) bool {
 		started[ns] = n
 		ns++
-		cand := sv.startAt(m, pr, best, res, n, maxIter)
+		cand := sv.startAt(m, pr, best, res, n.vec(), maxIter)
 		against := best.valid && best.converged && !best.separated
 		if against {
 			sv.tries++
@@ -462,7 +471,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		}
 		sv.noteRival(&cand)
 		if cand.valid && cand.converged && nf < len(found) {
-			found[nf], foundSD[nf] = cand.nP, cand.sd
+			found[nf], foundSD[nf] = v3of(cand.nP), cand.sd
 			nf++
 		}
 		if better(&cand, best) {
@@ -528,9 +537,10 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 	if best.valid && best.converged {
 		low = best.sd - 0.1*ma
 	}
-	var bn vec
+	var bn v3
+	haveBn := false
 	bg := low
-	cv := v3of(c)
+	cv := c
 	// Each box-like body contains the sphere of its smallest semi-axis
 	// (inside the ellipsoid of its semi-axes): the first bound is free.
 	ins := minAxis(pr.a) + minAxis(pr.b)
@@ -552,27 +562,29 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 			if xv.dot(cv)-ins <= bg {
 				continue
 			}
-			x := xv.vec()
-			if !exactRank && skip(x, 0) {
+			if !exactRank && skip(xv, 0) {
 				continue // (with taper skip ignores the gap: not worth computing)
 			}
-			if xv.dot(cv)-ellipsoidH(pr.a, mulMtV(&pr.ta.R, xv).vec())-ellipsoidH(pr.b, mulMtV(&pr.tb.R, xv).vec()) <= bg {
+			if xv.dot(cv)-ellipsoidH(pr.a, mulMtV(&pr.ta.R, xv))-ellipsoidH(pr.b, mulMtV(&pr.tb.R, xv)) <= bg {
 				continue
 			}
-			if g := seGap(pr, x, c); g > bg && !skip(x, g) {
-				bn, bg = x, g
+			if g := seGapV(pr, xv, c); g > bg && !skip(xv, g) {
+				bn, bg, haveBn = xv, g, true
 			}
 		}
 	}
-	if bn != (vec{}) {
+	if haveBn {
 		try(bn)
 	}
 }
 
 // seGap is the ranking gap of direction n (unit, world): n·c minus the
 // untapered superellipsoids' supports, c the centres' difference.
-func seGap(pr *pair, n, c vec) float64 {
-	return n.Dot(c) - seSupport(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupport(pr.b, geom.MulMtV(&pr.tb.R, n.Mul(-1)))
+func seGap(pr *pair, n, c vec) float64 { return seGapV(pr, v3of(n), v3of(c)) }
+
+// seGapV is seGap in v3 arithmetic.
+func seGapV(pr *pair, n, c v3) float64 {
+	return n.dot(c) - seSupportV(pr.a, mulMtV(&pr.ta.R, n)) - seSupportV(pr.b, mulMtV(&pr.tb.R, n.scale(-1)))
 }
 
 // seGapBound is an upper bound of seGap(pr, n, c) for free (seSupportLow
@@ -583,8 +595,8 @@ func seGapBound(pr *pair, n, c vec) float64 {
 
 // ellipsoidH is the support function of the ellipsoid with the shape's
 // semi-axes in local direction n (symmetric: the sign of n is immaterial).
-func ellipsoidH(s *geom.Superovoid, n vec) float64 {
-	x, y, z := s.A[0]*n[0], s.A[1]*n[1], s.A[2]*n[2]
+func ellipsoidH(s *geom.Superovoid, n v3) float64 {
+	x, y, z := s.A[0]*n.x, s.A[1]*n.y, s.A[2]*n.z
 	return math.Sqrt(x*x + y*y + z*z)
 }
 
