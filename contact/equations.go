@@ -27,11 +27,13 @@ type pair struct {
 func newPair(a, b *geom.Body) pair {
 	pr := pair{a: &a.Shape, b: &b.Shape, ta: a.Pose.Transform(), tb: b.Pose.Transform()}
 	// R_ab = R_bᵀ·R_a, T_ab = R_bᵀ·(T_a − T_b).
+	// (v3 arithmetic, operation for operation the Vec3 forms.)
 	for j := 0; j < 3; j++ {
-		c := geom.MulMtV(&pr.tb.R, col(&pr.ta.R, j))
-		pr.ab.R[j*3], pr.ab.R[j*3+1], pr.ab.R[j*3+2] = c[0], c[1], c[2]
+		R := &pr.ta.R
+		c := mulMtV(&pr.tb.R, v3{R[j*3], R[j*3+1], R[j*3+2]})
+		pr.ab.R[j*3], pr.ab.R[j*3+1], pr.ab.R[j*3+2] = c.x, c.y, c.z
 	}
-	pr.ab.T = pr.tb.InvDir(pr.ta.T.Sub(pr.tb.T))
+	pr.ab.T = mulMtV(&pr.tb.R, v3of(pr.ta.T).sub(v3of(pr.tb.T))).vec()
 	return pr
 }
 

@@ -206,10 +206,12 @@ func rankPow(x, e float64) float64 {
 // supportPair returns approximate support points of a in direction n and of
 // b in direction −n (world), and the gap estimate n·(Q − P).
 func supportPair(pr *pair, n vec) (lp, lq, P, Q vec, gap float64) {
-	lp = approxSupport(pr.a, pr.ta.InvDir(n))
-	lq = approxSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
-	P, Q = pr.ta.Point(lp), pr.tb.Point(lq)
-	return lp, lq, P, Q, n.Dot(Q.Sub(P))
+	// (v3 arithmetic, operation for operation the Transform methods'.)
+	nv := v3of(n)
+	lp = approxSupport(pr.a, mulMtV(&pr.ta.R, nv).vec())
+	lq = approxSupport(pr.b, mulMtV(&pr.tb.R, nv.scale(-1)).vec())
+	Pv, Qv := toWorld(&pr.ta, v3of(lp)), toWorld(&pr.tb, v3of(lq))
+	return lp, lq, Pv.vec(), Qv.vec(), nv.dot(Qv.sub(Pv))
 }
 
 // ellipsoidSupport is the support point of the ellipsoid with the shape's
