@@ -520,6 +520,11 @@ func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxI
 	o := &sv.outcome
 	sv.newton(m, pr, x0, res.Starts-1, maxIter, o)
 	res.Iterations += o.iters
+	if sv.ranked && sv.joined {
+		// A ranked start come back to the best pair's basin: the
+		// multi-start discards it unclassified.
+		return candidate{x: o.x, method: m}
+	}
 	return sv.classify(m, pr, o)
 }
 
@@ -625,7 +630,8 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		//    than the answer (TestNonConvexDeepOverlaps). A dent pair would
 		//    read too shallow (review of 2026-11-23), and a valid worse
 		//    pair would stop the later recovery stages.
-		if !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
+		// (The proven overlap of a convex pair first: it needs no residual.)
+		if !(pr.convex && pr.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
 			!(pr.convex && (pr.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
 			return c
