@@ -171,10 +171,8 @@ func TestQuadCellsDescent(t *testing.T) {
 // where a direction whose support gap beats the pair is not joined), every
 // distance agrees with a solver that runs each start to its end, to 1e-9
 // of the bodies' size, and the status too. So do the warm answers of
-// sovviz bench's warm run over pairs 690-709, where pair 701's two basins
-// overtake each other and a warm answer's search must find the other one
-// with a ranked start (a joining that ended every ranked start after one
-// step fails here; on the cold batteries no ranked start changes an answer).
+// sovviz bench's warm run over pairs 250-269, whose warm searches join 16
+// ranked starts (all pair 255's).
 func TestJoiningKeepsAnswers(t *testing.T) {
 	pairs := paperPairs(1500, 7)
 	nWide := 150
@@ -207,15 +205,16 @@ func TestJoiningKeepsAnswers(t *testing.T) {
 			t.Errorf("%v: joining saved nothing (%d joined, iterations %d against %d)", g, join.joins, itJ, itF)
 		}
 	}
-	warm := PaperBattery(710, 1)
+	warm := PaperBattery(270, 1)
 	opt := DefaultOptions()
 	opt.Guess = Support
 	join, full := NewSolver(opt), NewSolver(opt)
 	full.noJoin = true
 	mr := rand.New(rand.NewPCG(1, 0xa11a))
+	warmJoins := 0
 	for i := range warm {
 		a, b := warm[i][0], warm[i][1]
-		if i < 690 {
+		if i < 250 {
 			for k := 0; k < 50; k++ { // the bench's draws for the pairs before
 				benchMotion(&a, &b, mr)
 			}
@@ -223,6 +222,7 @@ func TestJoiningKeepsAnswers(t *testing.T) {
 		}
 		pj := join.Query(&a, &b)
 		pf := full.Query(&a, &b)
+		j0 := join.joins
 		for k := 0; k < 50; k++ {
 			benchMotion(&a, &b, mr)
 			pj, pf = join.QueryWarm(&a, &b, &pj), full.QueryWarm(&a, &b, &pf)
@@ -230,8 +230,10 @@ func TestJoiningKeepsAnswers(t *testing.T) {
 				t.Fatalf("warm pair %d step %d: joining %.12f, full starts %.12f", i, k, pj.Distance, pf.Distance)
 			}
 		}
+		warmJoins += join.joins - j0
 	}
-	if join.joins == 0 {
+	t.Logf("warm run: %d ranked starts joined", warmJoins)
+	if warmJoins == 0 {
 		t.Error("no warm search joined a ranked start")
 	}
 }
