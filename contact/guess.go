@@ -314,9 +314,9 @@ func promising(c, best *candidate, L float64) bool {
 	return est > best.sd+1e-6*L
 }
 
-// skipCos is the cosine of the skip rule's cone (35°): the multi-start
+// skipCos is the cosine of the skip rule's cone (25°): the multi-start
 // skips a direction that close to a pair already found.
-const skipCos = 0.819
+const skipCos = 0.9
 
 // maxStarts bounds the ranked starts of a multi-start, the cold guess's
 // included; an overlapping box-like pair may take one edge start more.
@@ -447,17 +447,14 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 				return true
 			}
 		}
-		// Within 35° of a pair found: the same basin, most likely, unless
+		// Within 25° of a pair found: the same basin, most likely, unless
 		// the (untapered: exact) support gap along n already beats that
 		// pair's by more than rankPow's rounding, which
 		// proves n is not in its basin below its top (on thin plates a
 		// narrow, better basin lies within 25° of a worse pair: the plate's
-		// own normal next to a corner's). On paper 000's battery 1,493 of
-		// the 1,504 ranked starts from 25° to 35° of the answer walked back
-		// to it (joining) and the other 11 found nothing better; skipping
-		// them changes no answer there, on the wide battery, in the bench's
-		// warm run or on the turned plates (docs/contact.md), and takes a
-		// start off about a third of the overlapping queries.
+		// own normal next to a corner's). Not wider: a 35° cone answered
+		// deep overlaps of tapered shapes in a worse basin
+		// (TestSkipConeKeepsTaperedBasins).
 		for j := 0; j < nf; j++ {
 			if found[j].dot(n) > skipCos && !(exactRank && g > foundSD[j]+1e-7*L) {
 				return true
@@ -612,7 +609,8 @@ func ellipsoidH(s *geom.Superovoid, n v3) float64 {
 }
 
 // startAt runs one start of the multi-start from the support seeds along n
-// and returns its classified outcome.
+// and returns its classified outcome (a start that joined the best pair's
+// basin comes back unclassified and invalid: the multi-start discards it).
 func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n vec, maxIter int) candidate {
 	lp, lq, _, _, _ := supportPair(pr, n)
 	sv.explore, sv.exploring = *best, true

@@ -320,9 +320,8 @@ func (sv *Solver) losing(m Method, sys *system, step, L float64) bool {
 // has come into the basin of the best overlapping pair so far: its normal
 // within 25° of that pair's and its signed-distance estimate along it not
 // above that pair's. It is the multi-start's rule for seeds (skip: within
-// 35° of a pair found, the same basin) applied to the start's iterates in
-// a narrower cone (a start from beyond 35° is one the ranking could not
-// rule out), with the same exception: between untapered shapes, a direction whose
+// 25° of a pair found, the same basin) applied to the start's iterates,
+// with the same exception: between untapered shapes, a direction whose
 // exact support gap beats the pair lies in another basin (thin plates).
 // Nearly every ranked start on paper 000's battery walks back to the answer
 // it was to check, and this ends it a few iterations before losing would.

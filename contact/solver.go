@@ -514,7 +514,8 @@ const dentProjections = 4
 // converges in 3 to 6 iterations).
 const exploreIter = 12
 
-// solveFrom runs Newton from x0 and classifies the outcome.
+// solveFrom runs Newton from x0 and classifies the outcome (not a ranked
+// start that joined the best pair's basin: see there).
 func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) candidate {
 	res.Starts++
 	o := &sv.outcome
