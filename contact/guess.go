@@ -243,12 +243,18 @@ func fastGap(pr *pair, n v3) (float64, v3) {
 func ascend(pr *pair, n0 vec, steps int) (vec, vec, vec, float64) {
 	n := v3of(n0)
 	g, d := fastGap(pr, n)
-	// Step scale: the gap's curvature on the sphere is about the bodies' size.
-	alpha := ascentStep(pr)
+	// Step scale: the gap's curvature on the sphere is about the bodies' size
+	// (computed once a step is taken: between shapes whose ellipsoid proxies
+	// are spheres, as in paper 000's battery, the centres' direction is
+	// already the top).
+	alpha := 0.0
 	for i := 0; i < steps; i++ {
 		t := d.sub(n.scale(n.dot(d)))
 		if math.Sqrt(t.dot(t)) < 1e-9 {
 			break
+		}
+		if alpha == 0 {
+			alpha = ascentStep(pr)
 		}
 		m := n.add(t.scale(alpha))
 		m = m.scale(1.0 / math.Sqrt(m.dot(m)))
@@ -262,6 +268,9 @@ func ascend(pr *pair, n0 vec, steps int) (vec, vec, vec, float64) {
 	}
 	// A few steps with the closed-form supports refine the direction where
 	// the ellipsoid proxy is poor (box-like and pointy shapes).
+	if alpha == 0 && refineSteps > 0 {
+		alpha = ascentStep(pr)
+	}
 	return supportAscend(pr, n.vec(), alpha, refineSteps)
 }
 

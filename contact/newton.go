@@ -114,6 +114,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	lastStep := math.Inf(1)
 	stallRef, farRef, farStep := cur, cur, 0.0
 	var hist [farWindow]float64 // the merits of the last farWindow iterations
+	// The LM tries of one iteration share JᵀWJ and JᵀWΦ; only μ changes.
+	// (normalEquations writes every entry lmSolve reads, so one zeroed
+	// buffer serves every iteration.)
+	var jtj [6][6]float64
+	var jtr [6]float64
 	for it := 1; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
@@ -127,9 +132,6 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		accepted := false
 		var step, cond float64
 		pure := false // the accepted step is a full, undamped Newton step
-		// The LM tries of one iteration share JᵀWJ and JᵀWΦ; only μ changes.
-		var jtj [6][6]float64
-		var jtr [6]float64
 		haveNormal := false
 		for try := 0; try < 10; try++ {
 			var dx [6]float64
