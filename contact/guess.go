@@ -324,7 +324,8 @@ func promising(c, best *candidate, L float64) bool {
 }
 
 // skipCos is the cosine of the skip rule's cone (25°): the multi-start
-// skips a direction that close to a pair already found.
+// skips a direction that close to a pair already found, and ends a ranked
+// start whose iterate comes that close to the best pair (joining).
 const skipCos = 0.9
 
 // maxStarts bounds the ranked starts of a multi-start, the cold guess's
@@ -404,7 +405,7 @@ func (sv *Solver) multiStart(m Method, pr *pair, best *candidate, res *Result, s
 		case k >= 1:
 			gap[i] = n.dot(c) - pr.a.A[k-1] - seSupportLowV(pr.b, mulMtV(&pr.tb.R, n))
 		default:
-			gap[i] = n.dot(c) - seSupportLowV(pr.a, mulMtV(&pr.ta.R, n)) - seSupportLowV(pr.b, mulMtV(&pr.tb.R, n))
+			gap[i] = seGapBoundV(pr, n, c)
 		}
 	}
 	rankGap := func(i int) float64 {
@@ -606,8 +607,11 @@ func seGapV(pr *pair, n, c v3) float64 {
 
 // seGapBound is an upper bound of seGap(pr, n, c) for free (seSupportLow
 // on both sides; their k-norms are symmetric in the sign of n).
-func seGapBound(pr *pair, n, c vec) float64 {
-	return n.Dot(c) - seSupportLow(pr.a, geom.MulMtV(&pr.ta.R, n)) - seSupportLow(pr.b, geom.MulMtV(&pr.tb.R, n))
+func seGapBound(pr *pair, n, c vec) float64 { return seGapBoundV(pr, v3of(n), v3of(c)) }
+
+// seGapBoundV is seGapBound in v3 arithmetic.
+func seGapBoundV(pr *pair, n, c v3) float64 {
+	return n.dot(c) - seSupportLowV(pr.a, mulMtV(&pr.ta.R, n)) - seSupportLowV(pr.b, mulMtV(&pr.tb.R, n))
 }
 
 // ellipsoidH is the support function of the ellipsoid with the shape's

@@ -337,7 +337,7 @@ func (sv *Solver) joining(m Method, pr *pair, sys *system, L float64) bool {
 	}
 	// sys holds a's normal and both points in b's frame.
 	n := mulMV(&pr.tb.R, v3of(sys.nP)).vec()
-	if n.Dot(b.nP) <= 0.9 || sys.nP.Dot(sys.Q.Sub(sys.P)) > b.sd {
+	if n.Dot(b.nP) <= skipCos || sys.nP.Dot(sys.Q.Sub(sys.P)) > b.sd {
 		return false
 	}
 	if pr.a.IsSuperellipsoid() && pr.b.IsSuperellipsoid() && seGap(pr, n, pr.tb.T.Sub(pr.ta.T)) > b.sd+1e-7*L {

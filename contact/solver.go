@@ -633,7 +633,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 		//    pair would stop the later recovery stages.
 		// (The proven overlap of a convex pair first: it needs no residual.)
 		if !(pr.convex && pr.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
-			!(pr.convex && (pr.overlapProven || insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
+			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
 			return c
 		}
