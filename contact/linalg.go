@@ -71,10 +71,8 @@ func solveInPlace(J *[6][6]float64, r *[6]float64, n int) (x [6]float64, cond fl
 		}
 		x[i] = s * ri[i]
 	}
-	for i := 0; i < n; i++ {
-		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {
-			return x, math.Inf(1), false
-		}
+	if !finite6(&x) {
+		return x, math.Inf(1), false
 	}
 	return x, pmax / pmin, true
 }
@@ -141,10 +139,8 @@ func solve6InPlace(a *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 		}
 		x[i] = s * ri[i]
 	}
-	for i := range x {
-		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {
-			return x, math.Inf(1), false
-		}
+	if !finite6(&x) {
+		return x, math.Inf(1), false
 	}
 	return x, pmax / pmin, true
 }
@@ -161,12 +157,12 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	// The largest magnitude, on the bit patterns: for non-negative floats
 	// they order like the values (a NaN above +Inf), and the integer maximum
 	// compiles to a conditional move, not a branch to mispredict.
-	var bits uint64
-	for i := range J {
-		for _, v := range &J[i] {
-			bits = max(bits, math.Float64bits(v)&^(1<<63))
-		}
-	}
+	// Written out, not looped: the loop was half the solve's instructions
+	// (valgrind --tool=callgrind). Rows 4 and 5 are zero outside their
+	// gradients. (With finite6: BenchmarkSolveImplicitVaried 108 → 74 ns.)
+	bits := max(absBits6(&J[0]), absBits6(&J[1]), absBits6(&J[2]), absBits6(&J[3]),
+		absBits(J[4][0]), absBits(J[4][1]), absBits(J[4][2]),
+		absBits(J[5][3]), absBits(J[5][4]), absBits(J[5][5]))
 	scale := math.Float64frombits(bits)
 	if !(scale > 0) || math.IsInf(scale, 0) {
 		return x, math.Inf(1), false
@@ -268,12 +264,26 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	x[c0], x[c1], x[c2], x[c3] = y0, y1, y2, y3
 	x[ja] = (r[4] - g4[c0]*y0 - g4[c1]*y1) * ia
 	x[jb] = (r[5] - g5[c2]*y2 - g5[c3]*y3) * ib
-	for i := range x {
-		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) {
-			return x, math.Inf(1), false
-		}
+	if !finite6(&x) {
+		return x, math.Inf(1), false
 	}
 	return x, pmax / pmin, true
+}
+
+// absBits is the bit pattern of |v|: for non-negative floats the patterns
+// order like the values (a NaN above +Inf).
+func absBits(v float64) uint64 { return math.Float64bits(v) &^ (1 << 63) }
+
+// absBits6 is the largest absBits of a row.
+func absBits6(r *[6]float64) uint64 {
+	return max(absBits(r[0]), absBits(r[1]), absBits(r[2]), absBits(r[3]), absBits(r[4]), absBits(r[5]))
+}
+
+// finite6 reports whether every entry of x is finite: x − x is 0 for a
+// finite x and NaN for ±Inf and NaN, so one comparison tests all six
+// instead of a loop of twelve branches.
+func finite6(x *[6]float64) bool {
+	return (x[0]-x[0])+(x[1]-x[1])+(x[2]-x[2])+(x[3]-x[3])+(x[4]-x[4])+(x[5]-x[5]) == 0
 }
 
 // pivotStep takes a pivot's magnitude into the running extremes of

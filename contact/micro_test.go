@@ -132,3 +132,27 @@ func BenchmarkShapeCacheHit(b *testing.B) {
 		c.info(&p[1].Shape)
 	}
 }
+
+// BenchmarkSolveImplicitVaried: solveImplicit on the Jacobians at 1,000
+// answers of the paper battery in turn, whose pivots vary as in the solver
+// (BenchmarkSolveImplicit repeats one matrix, which the branch predictor
+// learns).
+func BenchmarkSolveImplicitVaried(b *testing.B) {
+	all := PaperBattery(1000, 1)
+	sv := NewSolver(DefaultOptions())
+	var js [][6][6]float64
+	for i := range all {
+		r := sv.Query(&all[i][0], &all[i][1])
+		pr := newPair(&all[i][0], &all[i][1])
+		x := [6]float64{r.LocalP[0], r.LocalP[1], r.LocalP[2], r.LocalQ[0], r.LocalQ[1], r.LocalQ[2]}
+		var s system
+		if s.eval(Implicit, &pr, &x, true) {
+			js = append(js, s.jac)
+		}
+	}
+	rhs := [6]float64{1e-3, -2e-3, 1e-4, 3e-4, 1e-5, -1e-5}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		solveImplicit(&js[i%len(js)], &rhs)
+	}
+}

@@ -18,8 +18,9 @@ func maxAxis(s *geom.Superovoid) float64 { return max(s.A[0], max(s.A[1], s.A[2]
 
 func merit(phi *[6]float64, n int, invL float64) float64 {
 	m := phi[0]*phi[0] + phi[1]*phi[1] + (phi[2]*phi[2]+phi[3]*phi[3])*invL*invL
-	for i := 4; i < n; i++ {
-		m += phi[i] * phi[i]
+	if n == 6 { // (the loop it replaces, unrolled: n is 4 or 6)
+		m += phi[4] * phi[4]
+		m += phi[5] * phi[5]
 	}
 	return m
 }
@@ -124,10 +125,9 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
 			break
 		}
-		var rhs [6]float64
-		for i := 0; i < n; i++ {
-			rhs[i] = -sys.phi[i]
-		}
+		// (All six: the solvers read only the first n.)
+		ph := &sys.phi
+		rhs := [6]float64{-ph[0], -ph[1], -ph[2], -ph[3], -ph[4], -ph[5]}
 		var xn [6]float64
 		accepted := false
 		var step, cond float64
@@ -156,10 +156,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 				mu = nextMu(mu, &sys.jac, &w, n)
 				continue
 			}
-			norm := 0.0
-			for i := 0; i < n; i++ {
-				norm = max(norm, math.Abs(dx[i]))
-			}
+			// The largest |dx[i]| (dx is finite, and zero beyond n), as
+			// integer maxima of the bit patterns: branch-free, unlike the
+			// floating-point max.
+			norm := math.Float64frombits(absBits6(&dx))
 			if mu == 0 && norm <= finalStep*maxStep && cur < 1e-12 {
 				// Quadratic convergence: after this Newton step the error is
 				// of order |dx|² ≤ 1e-12·L, far below the tolerance, so take
@@ -195,10 +195,8 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 			if norm > maxStep {
 				alpha = maxStep / norm
 			}
-			xn = x
-			for i := 0; i < n; i++ {
-				xn[i] += alpha * dx[i]
-			}
+			// (All six, written out: dx is zero beyond n.)
+			xn = [6]float64{x[0] + alpha*dx[0], x[1] + alpha*dx[1], x[2] + alpha*dx[2], x[3] + alpha*dx[3], x[4] + alpha*dx[4], x[5] + alpha*dx[5]}
 			if m != Implicit {
 				xn[0], xn[1] = wrapParams(xn[0], xn[1])
 				xn[2], xn[3] = wrapParams(xn[2], xn[3])
@@ -463,10 +461,5 @@ func lmSolve(A *[6][6]float64, g *[6]float64, n int, mu float64) (dx [6]float64,
 		}
 		dx[i] = s * inv[i]
 	}
-	for i := 0; i < n; i++ {
-		if math.IsNaN(dx[i]) || math.IsInf(dx[i], 0) {
-			return dx, false
-		}
-	}
-	return dx, true
+	return dx, finite6(&dx)
 }
