@@ -77,7 +77,11 @@ type newtonOutcome struct {
 // with a growing damping take over until one does. Near the solution the
 // damping vanishes and convergence is quadratic; far from it the iterate
 // cannot cycle or jump away. A run that cannot reduce the residual ends.
-func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter int, out *newtonOutcome) {
+//
+// pre, when not nil, holds both sides' log residuals at x0 (the previous
+// answer's last evaluation, on a warm start of the implicit scheme): the
+// first evaluation only reassembles the system for the new poses.
+func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, start int, maxIter int, out *newtonOutcome) {
 	opt := &sv.opt
 	L := charLength(pr)
 	invL := 1 / L
@@ -87,12 +91,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, start int, maxIter i
 	// accepted step needs no second evaluation.
 	sys, trial := &sv.sys, &sv.trial
 	ok := false
-	if sv.havePre && m == Implicit && !opt.FiniteDiff {
-		ok = sys.evalImplicitAt(pr, &x, &sv.pre.ea, &sv.pre.eb)
+	if pre != nil && m == Implicit && !opt.FiniteDiff {
+		ok = sys.evalImplicitAt(pr, &x, &pre.ea, &pre.eb)
 	} else {
 		ok = sys.eval(m, pr, &x, true)
 	}
-	sv.havePre = false
 	if !ok {
 		out.x = x
 		return

@@ -35,11 +35,7 @@ type Solver struct {
 	noFarStall             bool // tests: judge stalls over stallWindow only
 	noCrawlTest            bool // tests: re-seed every start that ran out of iterations
 	crawls                 int  // starts re-seeded by a climb (startAt; tests)
-	// pre, when havePre, holds both sides' log residuals at the start of
-	// the next Newton run (a warm start); newton uses them and clears it.
-	pre     warmState
-	havePre bool
-	reused  int // warm starts that used pre (tests)
+	reused                 int  // warm starts that reused the previous evaluation (tests)
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
@@ -128,15 +124,15 @@ func (sv *Solver) Query(a, b *geom.Body) (r Result) {
 // frame), prev is the answer: it is returned with Iterations, Starts and
 // Polytope 0, as nothing was computed (not when tracing, whose steps are
 // the query's own).
-func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) Result {
+func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
 	if prev != nil && prev.in.set && sv.opt.Trace == nil && prev.in.opt == sv.opt && prev.in.a == *a && prev.in.b == *b {
-		r := *prev
+		r = *prev
 		r.Iterations, r.Starts, r.Polytope, r.GuessNS, r.Warm = 0, 0, 0, 0, true
 		return r
 	}
-	var r Result
+	// (Into the named result: a local copied out cost 600 instructions.)
 	sv.answer(a, b, prev, &r)
-	return r
+	return
 }
 
 // answer runs the query and records what it answered (for QueryWarm).
@@ -221,7 +217,6 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		res.HullGapB = ib.hullGap
 	}
 	m := sv.opt.Method
-	var best candidate
 	if prev != nil && prev.dual && convex && m == Implicit && prev.sameShapes(&pr) {
 		// GJK answered this pair because every Newton start stalled, and
 		// the implicit scheme from its points (no stored evaluation)
@@ -236,15 +231,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	}
 	if prev != nil && (prev.Status == Converged || prev.Status == MaxIterations) {
 		x0 := sv.startFromLocal(m, &pr, prev)
+		var pre *warmState
 		if !sv.opt.FiniteDiff && prev.warm.usable(m, &pr, prev) {
 			// Newton's first evaluation is known but for the new poses.
-			// (A copy: a pointer into prev would make every caller's
-			// previous result escape to the heap.)
-			x0, sv.pre, sv.havePre = prev.warm.x, prev.warm, true
+			x0, pre = prev.warm.x, &prev.warm
 			sv.reused++
 		}
-		c := sv.solveFrom(m, &pr, x0, res, sv.opt.MaxIter)
-		sv.havePre = false
+		c := sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter)
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
@@ -282,7 +275,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.finish(&pr, &c, true, res)
 		return
 	}
-	best = c
+	best := c
 	// Overlapping, non-convex or failed: the answer must be the global one,
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
@@ -517,9 +510,15 @@ const exploreIter = 12
 // solveFrom runs Newton from x0 and classifies the outcome (not a ranked
 // start that joined the best pair's basin: see there).
 func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) candidate {
+	return sv.solveFromPre(m, pr, x0, nil, res, maxIter)
+}
+
+// solveFromPre is solveFrom with Newton's first evaluation at x0 known but
+// for the poses (pre, when not nil: a warm start; see newton).
+func (sv *Solver) solveFromPre(m Method, pr *pair, x0 [6]float64, pre *warmState, res *Result, maxIter int) candidate {
 	res.Starts++
 	o := &sv.outcome
-	sv.newton(m, pr, x0, res.Starts-1, maxIter, o)
+	sv.newton(m, pr, x0, pre, res.Starts-1, maxIter, o)
 	res.Iterations += o.iters
 	if sv.ranked && sv.joined {
 		// A ranked start come back to the best pair's basin: the
@@ -543,8 +542,9 @@ func insideBoth(pr *pair, w vec) bool {
 }
 
 // classify decides what kind of common-normal pair an outcome is.
-func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
-	c := candidate{x: o.x, method: m, converged: o.converged}
+func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
+	// (Into the named result, as QueryWarm does.)
+	c = candidate{x: o.x, method: m, converged: o.converged}
 	if !o.converged {
 		L := charLength(pr)
 		if r := math.Sqrt(merit(&o.phi, o.n, 1/L)); r <= nearStationary {
@@ -649,12 +649,18 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) candidate {
 // which leaves ±1e-150-sized residues in points and normals that are
 // exactly zero; nothing below 1e-30 of the body's size is meaningful.
 func snapTiny(v vec, tiny float64) vec {
-	for i := range v {
-		if math.Abs(v[i]) < tiny {
-			v[i] = 0
-		}
+	return vec{snap(v[0], tiny), snap(v[1], tiny), snap(v[2], tiny)}
+}
+
+// snap is 0 where |x| < tiny and x elsewhere, selected on the bit pattern
+// (a conditional move, not a branch: which components are tiny is as good
+// as random from query to query).
+func snap(x, tiny float64) float64 {
+	var keep uint64
+	if !(math.Abs(x) < tiny) {
+		keep = ^uint64(0)
 	}
-	return v
+	return math.Float64frombits(math.Float64bits(x) & keep)
 }
 
 // snapTurn is the largest turn of the normal that finish accepts from

@@ -25,13 +25,13 @@ func sgn(a float64) float64 {
 // Hessian: on a coordinate plane they vanish by symmetry, while the floored
 // |u|^(p−1) of an exponent near 2 is far from 0 ((1e-150)^0.026 ≈ 1.8e-4).
 func sgn0(a float64) float64 {
-	if a < 0 {
-		return -1
+	// Branch-free (the signs of a solver's iterates are as good as random):
+	// 1 with a's sign bit, kept where |a| > 0 (not for 0 or NaN).
+	var keep uint64
+	if math.Abs(a) > 0 {
+		keep = ^uint64(0)
 	}
-	if a > 0 {
-		return 1
-	}
-	return 0
+	return math.Float64frombits((math.Float64bits(1) | math.Float64bits(a)&(1<<63)) & keep)
 }
 
 // logSum returns ln(e^a + e^b) and the shares e^a/(e^a + e^b) and
