@@ -11,12 +11,15 @@ import (
 // TestBatteryDump writes every answer of the paper battery (10,000 pairs:
 // cold queries with each scheme from the quadtree guess, and with the
 // support guess, then 20 warm steps of sovviz bench's motion for the first
-// 1,500 pairs) to the file named by SOVVIZ_DUMP, to full precision:
-// distance, witness points, normal, iterations, starts, status, certified.
-// Dumps made at two commits compare equal (cmp) when a change leaves every
-// answer bit for bit as it was (about 15 s):
+// 1,500 pairs; and the first 1,000 pairs with the octree guess and with
+// finite-difference Jacobians, each scheme) to the file named by
+// SOVVIZ_DUMP, to full precision: distance, witness points, normal,
+// iterations, starts, status, certified. Dumps made at two commits compare
+// equal (cmp) when a change leaves every answer bit for bit as it was
+// (about a minute; -count 1, or go test replays a cached pass and
+// writes nothing):
 //
-//	SOVVIZ_DUMP=/tmp/before.txt go test -run BatteryDump ./contact
+//	SOVVIZ_DUMP=/tmp/before.txt go test -count 1 -run BatteryDump ./contact
 func TestBatteryDump(t *testing.T) {
 	path := os.Getenv("SOVVIZ_DUMP")
 	if path == "" {
@@ -35,10 +38,24 @@ func TestBatteryDump(t *testing.T) {
 	for _, m := range allMethods {
 		o := DefaultOptions()
 		o.Method = m
+		o.Guess = Quadtree // (the default guess is Support, dumped below)
 		sv := NewSolver(o)
 		for i := range pairs {
 			r := sv.Query(&pairs[i][0], &pairs[i][1])
 			put(fmt.Sprint("q", m), i, &r)
+		}
+		o.Guess = Octree
+		sv = NewSolver(o)
+		for i := range pairs[:1000] {
+			r := sv.Query(&pairs[i][0], &pairs[i][1])
+			put(fmt.Sprint("o", m), i, &r)
+		}
+		o.Guess = Support
+		o.FiniteDiff = true
+		sv = NewSolver(o)
+		for i := range pairs[:1000] {
+			r := sv.Query(&pairs[i][0], &pairs[i][1])
+			put(fmt.Sprint("f", m), i, &r)
 		}
 	}
 	o := DefaultOptions()
