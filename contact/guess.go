@@ -267,10 +267,8 @@ func ascend(pr *pair, n0 vec, steps int) (vec, vec, vec, float64) {
 		}
 	}
 	// A few steps with the closed-form supports refine the direction where
-	// the ellipsoid proxy is poor (box-like and pointy shapes).
-	if alpha == 0 && refineSteps > 0 {
-		alpha = ascentStep(pr)
-	}
+	// the ellipsoid proxy is poor (box-like and pointy shapes); alpha is
+	// still 0 if the climb took no step.
 	return supportAscend(pr, n.vec(), alpha, refineSteps)
 }
 
@@ -281,8 +279,9 @@ func ascentStep(pr *pair) float64 {
 }
 
 // supportAscend climbs the gap from n with the closed-form supports
-// (approxSupport: exact without taper), from step scale alpha, and returns
-// the final direction, its support seeds and their gap estimate.
+// (approxSupport: exact without taper), from step scale alpha (0:
+// ascentStep, computed once a step is taken), and returns the final
+// direction, its support seeds and their gap estimate.
 func supportAscend(pr *pair, n vec, alpha float64, steps int) (vec, vec, vec, float64) {
 	lp, lq, P, Q, gs := supportPair(pr, n)
 	for i := 0; i < steps; i++ {
@@ -290,6 +289,9 @@ func supportAscend(pr *pair, n vec, alpha float64, steps int) (vec, vec, vec, fl
 		t := d.Sub(n.Mul(n.Dot(d)))
 		if t.Len() < 1e-9 {
 			break
+		}
+		if alpha == 0 {
+			alpha = ascentStep(pr)
 		}
 		m := n.Add(t.Mul(alpha)).Normalize()
 		lp2, lq2, P2, Q2, g2 := supportPair(pr, m)

@@ -18,7 +18,7 @@ func maxAxis(s *geom.Superovoid) float64 { return max(s.A[0], max(s.A[1], s.A[2]
 
 func merit(phi *[6]float64, n int, invL float64) float64 {
 	m := phi[0]*phi[0] + phi[1]*phi[1] + (phi[2]*phi[2]+phi[3]*phi[3])*invL*invL
-	if n == 6 { // (the loop it replaces, unrolled: n is 4 or 6)
+	if n == 6 { // (n is 4 or 6)
 		m += phi[4] * phi[4]
 		m += phi[5] * phi[5]
 	}
