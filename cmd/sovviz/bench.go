@@ -493,8 +493,12 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 		guess = fmt.Sprintf("parametric quadtree, %d levels", ba.levels)
 	}
 	p("Every scheme starts from the same cold initial guess (%s); Newton tolerance %g.\n", guess, ba.tol)
-	p("This machine: %s/%s, %d CPUs, %s; one thread; each query timed alone with time.Now/time.Since.\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	cpu := ""
+	if m := cpuModel(); m != "" {
+		cpu = ", " + m
+	}
+	p("This machine: %s/%s%s, %d CPUs, %s; one thread; each query timed alone with time.Now/time.Since.\n",
+		runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), runtime.Version())
 	if ba.repeat > 1 {
 		chunk := benchChunk
 		if ba.guess == contact.Octree {
