@@ -18,6 +18,21 @@ func BenchmarkEvalImplicitJac(b *testing.B) {
 	}
 }
 
+// BenchmarkEvalImplicitResidual is BenchmarkEvalImplicitJac without the
+// Jacobian (no Hessians, no frame derivatives): what an iteration that
+// reuses an earlier Jacobian, such as a chord or two-step method, would
+// still pay per evaluation.
+func BenchmarkEvalImplicitResidual(b *testing.B) {
+	pairs := paperPairs(1, 1)
+	p := pairs[0]
+	pr := newPair(&p[0], &p[1])
+	x := [6]float64{0.3, 0.5, 0.4, 0.2, -0.6, 0.3}
+	var s system
+	for i := 0; i < b.N; i++ {
+		s.eval(Implicit, &pr, &x, false)
+	}
+}
+
 func BenchmarkResidualHessian(b *testing.B) {
 	s := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.5, 0.7}, Taper: [2]float64{0.1, 0.2}}
 	x := geom.Vec3{0.3, 0.5, 0.4}

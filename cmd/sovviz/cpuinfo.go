@@ -7,9 +7,9 @@ import (
 )
 
 // cpuModel names the processor the benchmark ran on, from /proc/cpuinfo
-// on Linux ("" where it cannot tell): timings differ by 1.7x between the
-// project's development machines with the same code (README, Benchmarks),
-// so a report that says where it ran is worth its line.
+// on Linux ("" where it cannot tell): the same code's medians differ by
+// about 1.5x between the project's development machines (README,
+// Benchmarks), so a report that says where it ran is worth its line.
 func cpuModel() string {
 	if runtime.GOOS != "linux" {
 		return ""
