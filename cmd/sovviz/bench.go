@@ -172,6 +172,8 @@ type coldRun struct {
 	converged, certified  []bool
 	nonConvex, fallback   []bool
 	warmNS, warmIters     []float64
+	warmKind              []pairKind // each warm query's kind of pair, by its answer
+	warmCold              []bool     // each warm query fell back to a cold guess
 	warmFellBack          int
 	warmMaxDiff           float64
 	warmMismatch          int
@@ -292,6 +294,8 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 	rng := rand.New(rand.NewPCG(ba.seed, 0xa11a))
 	run.warmNS = make([]float64, 0, ba.n*ba.warmSteps)
 	run.warmIters = make([]float64, 0, ba.n*ba.warmSteps)
+	run.warmKind = make([]pairKind, 0, ba.n*ba.warmSteps)
+	run.warmCold = make([]bool, 0, ba.n*ba.warmSteps)
 	for i := range pairs {
 		a, b := pairs[i][0], pairs[i][1]
 		prev := cold[i]
@@ -306,6 +310,8 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 			dt := time.Since(t0)
 			run.warmNS = append(run.warmNS, float64(dt.Nanoseconds()))
 			run.warmIters = append(run.warmIters, float64(r.Iterations))
+			run.warmKind = append(run.warmKind, pairKindOf(&r))
+			run.warmCold = append(run.warmCold, !r.Warm)
 			if !r.Warm {
 				run.warmFellBack++
 			}
@@ -607,6 +613,7 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 			p("| %s | %d | %.3f | %.3f | %s | %s | %s | %d | %.3g | %d |\n", schemeName(run.method, ba.guess), s.n, us(s.median), us(s.p99),
 				meanSD(s, 1e-3), meanSD(it, 1), pct(run.warmFellBack, s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
 		}
+		writeWarmKinds(p, ba, rep)
 		for _, run := range rep.runs {
 			if len(run.warmFailedExamples) > 0 {
 				p("\nWarm queries of %s that failed (as query input; a cold query of the same poses is the check):\n\n", schemeName(run.method, ba.guess))
@@ -721,4 +728,66 @@ func (p *progress) done() {
 		return
 	}
 	fmt.Fprintf(p.w, "bench: %s: done in %.1fs\n", p.name, time.Since(p.phaseStart).Seconds())
+}
+
+// pairKind sorts a query by its answer: separated or overlapping, and
+// whether a shape of the pair is non-convex, which decides what the query
+// must prove (docs/contact.md) and so what it costs.
+type pairKind uint8
+
+const (
+	sepConvex pairKind = iota
+	sepNonConvex
+	ovlConvex
+	ovlNonConvex
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	sepConvex:    "separated, both convex",
+	sepNonConvex: "separated, a non-convex shape",
+	ovlConvex:    "overlapping, both convex",
+	ovlNonConvex: "overlapping, a non-convex shape",
+}
+
+func pairKindOf(r *contact.Result) pairKind {
+	k := sepConvex
+	if !r.Separated() {
+		k = ovlConvex
+	}
+	if r.NonConvex != 0 {
+		k++
+	}
+	return k
+}
+
+// writeWarmKinds splits each scheme's warm queries by kind of pair: the
+// warm median of the whole run mixes kinds whose costs differ by half.
+func writeWarmKinds(p func(string, ...any), ba *benchArgs, rep *benchReport) {
+	p("\nBy kind of pair (each query sorted by its own answer; times in µs):\n\n")
+	p("| scheme | kind of pair | queries | median | p99 | mean ± sd | N-R iterations | fell back to a cold guess |\n")
+	p("|---|---|---|---|---|---|---|---|\n")
+	for _, run := range rep.runs {
+		for k := pairKind(0); k < numKinds; k++ {
+			var ns, its []float64
+			cold := 0
+			for i, kind := range run.warmKind {
+				if kind != k {
+					continue
+				}
+				ns = append(ns, run.warmNS[i])
+				its = append(its, run.warmIters[i])
+				if run.warmCold[i] {
+					cold++
+				}
+			}
+			s, it := summarize(ns), summarize(its)
+			med, p99 := "–", "–"
+			if s.n > 0 {
+				med, p99 = fmt.Sprintf("%.3f", us(s.median)), fmt.Sprintf("%.3f", us(s.p99))
+			}
+			p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", schemeName(run.method, ba.guess), kindNames[k], pct(s.n, len(run.warmKind)),
+				med, p99, meanSD(s, 1e-3), meanSD(it, 1), pct(cold, s.n))
+		}
+	}
 }

@@ -47,6 +47,46 @@ func tableRows(t *testing.T, out, title string) [][]string {
 	return rows[1:] // drop the header
 }
 
+// tableAfter returns the data rows (cells trimmed) of the first Markdown
+// table after the line that starts with marker.
+func tableAfter(t *testing.T, out, marker string) [][]string {
+	t.Helper()
+	i := strings.Index(out, "\n"+marker)
+	if i < 0 {
+		t.Fatalf("no %q in:\n%s", marker, out)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(out[i+1:], "\n")[1:] {
+		if !strings.HasPrefix(line, "|") {
+			if len(rows) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "|---") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for k := range cells {
+			cells[k] = strings.TrimSpace(cells[k])
+		}
+		rows = append(rows, cells)
+	}
+	if len(rows) < 2 {
+		t.Fatalf("no table after %q", marker)
+	}
+	return rows[1:] // drop the header
+}
+
+// fraction parses the "(k/n)" of a cell such as "1.61% (806/50000)".
+func fraction(t *testing.T, cell string) (k, n int) {
+	t.Helper()
+	if _, err := fmt.Sscanf(cell[strings.Index(cell, "(")+1:], "%d/%d)", &k, &n); err != nil {
+		t.Fatalf("cell %q: no (k/n): %v", cell, err)
+	}
+	return k, n
+}
+
 // num parses a cell's leading number ("12.3 ± 1.2" -> 12.3, "100.00% (..)" -> 100).
 func num(t *testing.T, cell string) float64 {
 	t.Helper()
@@ -131,6 +171,42 @@ func TestBenchAllSchemes(t *testing.T) {
 		}
 		if r[9] != "0" || r[7] != "0" {
 			t.Errorf("%s: warm answers failed (%s) or differ from cold ones (%s pairs)", r[0], r[7], r[9])
+		}
+	}
+	// The warm queries by kind of pair: four rows per scheme, in order,
+	// that hold every warm query and every fallback of the table above.
+	fellBack := map[string]int{}
+	for _, r := range tableRows(t, stdout, "Warm start") {
+		fellBack[r[0]], _ = fraction(t, r[6])
+	}
+	kinds := tableAfter(t, stdout, "By kind of pair")
+	if len(kinds) != 4*len(schemes) {
+		t.Fatalf("%d rows by kind of pair, want %d: %v", len(kinds), 4*len(schemes), kinds)
+	}
+	for i, s := range schemes {
+		queries, cold := 0, 0
+		for k, want := range []string{"separated, both convex", "separated, a non-convex shape", "overlapping, both convex", "overlapping, a non-convex shape"} {
+			r := kinds[4*i+k]
+			if len(r) != 8 || r[0] != s || r[1] != want {
+				t.Fatalf("row %v: want %s, %s and 8 cells", r, s, want)
+			}
+			q, all := fraction(t, r[2])
+			c, cq := fraction(t, r[7])
+			if all != 4*n || cq != q {
+				t.Errorf("row %v: counts out of %d and %d, want %d and %d", r, all, cq, 4*n, q)
+			}
+			queries += q
+			cold += c
+			if q > 0 {
+				if med, p99 := num(t, r[3]), num(t, r[4]); !(med > 0 && med <= p99) {
+					t.Errorf("row %v: median %v p99 %v", r, med, p99)
+				}
+			} else if r[3] != "–" || r[5] != "–" {
+				t.Errorf("row %v: no queries but numbers", r)
+			}
+		}
+		if queries != 4*n || cold != fellBack[s] {
+			t.Errorf("%s: kinds hold %d queries and %d fallbacks, want %d and %d", s, queries, cold, 4*n, fellBack[s])
 		}
 	}
 	for _, want := range []string{"Intel i7-4700MQ", "Reproduce: sovviz bench -n 240 -seed 3 -method all -guess quadtree -levels 6 -warm-steps 4 -tol 1e-10 -repeat 3",
