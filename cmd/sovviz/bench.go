@@ -750,6 +750,7 @@ var kindNames = [numKinds]string{
 	ovlNonConvex: "overlapping, a non-convex shape",
 }
 
+// pairKindOf is r's kind (a failed query's by its estimate).
 func pairKindOf(r *contact.Result) pairKind {
 	k := sepConvex
 	if !r.Separated() {
@@ -762,7 +763,8 @@ func pairKindOf(r *contact.Result) pairKind {
 }
 
 // writeWarmKinds splits each scheme's warm queries by kind of pair: the
-// warm median of the whole run mixes kinds whose costs differ by half.
+// warm median of the whole run mixes kinds whose medians differ by up to
+// half.
 func writeWarmKinds(p func(string, ...any), ba *benchArgs, rep *benchReport) {
 	p("\nBy kind of pair (each query sorted by its own answer; times in µs):\n\n")
 	p("| scheme | kind of pair | queries | median | p99 | mean ± sd | N-R iterations | fell back to a cold guess |\n")
