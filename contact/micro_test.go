@@ -7,29 +7,24 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-func BenchmarkEvalImplicitJac(b *testing.B) {
-	pairs := paperPairs(1, 1)
-	p := pairs[0]
-	pr := newPair(&p[0], &p[1])
-	x := [6]float64{0.3, 0.5, 0.4, 0.2, -0.6, 0.3}
-	var s system
-	for i := 0; i < b.N; i++ {
-		s.eval(Implicit, &pr, &x, true)
-	}
-}
+func BenchmarkEvalImplicitJac(b *testing.B) { benchEvalImplicit(b, true) }
 
 // BenchmarkEvalImplicitResidual is BenchmarkEvalImplicitJac without the
 // Jacobian (no Hessians, no frame derivatives): what an iteration that
 // reuses an earlier Jacobian, such as a chord or two-step method, would
 // still pay per evaluation.
-func BenchmarkEvalImplicitResidual(b *testing.B) {
+func BenchmarkEvalImplicitResidual(b *testing.B) { benchEvalImplicit(b, false) }
+
+// benchEvalImplicit evaluates the implicit system of a battery pair at a
+// fixed iterate, with or without the Jacobian.
+func benchEvalImplicit(b *testing.B, jac bool) {
 	pairs := paperPairs(1, 1)
 	p := pairs[0]
 	pr := newPair(&p[0], &p[1])
 	x := [6]float64{0.3, 0.5, 0.4, 0.2, -0.6, 0.3}
 	var s system
 	for i := 0; i < b.N; i++ {
-		s.eval(Implicit, &pr, &x, false)
+		s.eval(Implicit, &pr, &x, jac)
 	}
 }
 

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // cpuModel names the processor the benchmark ran on, from /proc/cpuinfo
@@ -21,19 +23,23 @@ func cpuModel() string {
 	return parseCPUInfo(string(b))
 }
 
-// parseCPUInfo returns the first processor's model name from the text of
-// /proc/cpuinfo, with its family and model numbers when the name alone is
-// vague (a virtual machine's "AMD EPYC" covers four generations).
+// parseCPUInfo returns the model name of the first processor block of the
+// text of /proc/cpuinfo (up to its first blank line), with its family and
+// model numbers when the name has no digit (a virtual machine's "AMD EPYC"
+// covers four generations). The result is one line fit for a Markdown
+// report: no control characters or '|', single spaces, trimmed.
 func parseCPUInfo(text string) string {
 	var name, family, model string
+	seen := false // a key of the first block was read
 	for _, line := range strings.Split(text, "\n") {
 		k, v, ok := strings.Cut(line, ":")
 		if !ok {
-			if strings.TrimSpace(line) == "" && name != "" {
+			if seen && strings.TrimSpace(line) == "" {
 				break // the end of the first processor's block
 			}
 			continue
 		}
+		seen = true
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
 		case k == "model name" && name == "":
@@ -44,18 +50,32 @@ func parseCPUInfo(text string) string {
 			model = v
 		}
 	}
-	name = strings.Join(strings.Fields(name), " ") // runs of blanks, as some kernels pad
-	name = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f || r == '|' {
-			return ' ' // nothing that breaks a Markdown line or table
-		}
-		return r
-	}, name)
+	name = clean(name)
 	if name == "" {
 		return ""
 	}
-	if family != "" && model != "" && !strings.ContainsAny(name, "0123456789") {
+	if isNumber(family) && isNumber(model) && !strings.ContainsAny(name, "0123456789") {
 		name += " (family " + family + ", model " + model + ")"
 	}
 	return name
+}
+
+// clean makes s one report line: characters that do not print and '|'
+// (which would break a Markdown line or table) become spaces, then runs of
+// spaces one.
+func clean(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '|' || !unicode.IsPrint(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isNumber reports whether s is a decimal number (cpuinfo's family and
+// model fields).
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
 }
