@@ -174,7 +174,6 @@ type coldRun struct {
 	warmNS, warmIters     []float64
 	warmKind              []pairKind // each warm query's kind of pair, by its answer
 	warmCold              []bool     // each warm query fell back to a cold guess
-	warmFellBack          int
 	warmMaxDiff           float64
 	warmMismatch          int
 	warmFailed, warmCount int
@@ -312,9 +311,6 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 			run.warmIters = append(run.warmIters, float64(r.Iterations))
 			run.warmKind = append(run.warmKind, pairKindOf(&r))
 			run.warmCold = append(run.warmCold, !r.Warm)
-			if !r.Warm {
-				run.warmFellBack++
-			}
 			if r.Status == contact.Failed {
 				run.warmFailed++
 				if len(run.warmFailedExamples) < maxExamples {
@@ -611,7 +607,7 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 			s := summarize(run.warmNS)
 			it := summarize(run.warmIters)
 			p("| %s | %d | %.3f | %.3f | %s | %s | %s | %d | %.3g | %d |\n", schemeName(run.method, ba.guess), s.n, us(s.median), us(s.p99),
-				meanSD(s, 1e-3), meanSD(it, 1), pct(run.warmFellBack, s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
+				meanSD(s, 1e-3), meanSD(it, 1), pct(count(run.warmCold), s.n), run.warmFailed, run.warmMaxDiff, run.warmMismatch)
 		}
 		writeWarmKinds(p, ba, rep)
 		for _, run := range rep.runs {
