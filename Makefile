@@ -3,12 +3,17 @@ GO      ?= go
 BIN     := bin/sovviz
 GOFLAGS_TEST ?= -count=1
 
-.PHONY: all deps build run test vet bench clean
+.PHONY: all deps deps-fcl build run test vet bench bench-fcl clean
 
 all: build
 
 deps:
 	@scripts/deps.sh
+
+# Adds a C++ compiler and FCL 0.7, for the FCL comparison (scripts/fclbench),
+# whose harness the tests build too.
+deps-fcl:
+	@scripts/deps.sh fcl
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/sovviz
@@ -21,14 +26,18 @@ vet: deps
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
-# Every test, the GUI tests under Xvfb included.
-test: vet
+# Every test, the GUI tests under Xvfb and the FCL harness's included.
+test: vet deps-fcl
 	CGO_ENABLED=0 $(GO) vet ./geom/... ./contact/... ./tessellate/... ./scene/...
 	scripts/xvfb.sh $(GO) test $(GOFLAGS_TEST) ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(BIN) bench
+
+# sovviz and FCL 0.7 timed on the same pairs (README, "Against meshes").
+bench-fcl:
+	scripts/fclbench/run.sh
 
 clean:
 	rm -rf bin

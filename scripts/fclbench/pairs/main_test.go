@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/sovviz/sovviz/contact"
+	"github.com/sovviz/sovviz/geom"
+)
+
+// stream is a parsed pairs stream.
+type stream struct {
+	verts, tris int
+	idx         []uint32
+	pairs       []streamPair
+}
+
+type streamPair struct {
+	exact  float64
+	convex bool
+	r      [2][9]float64
+	t      [2][3]float64
+	v      [2][]geom.Vec3
+}
+
+// parse reads a stream back (an independent reader of the format in the
+// package comment).
+func parse(t *testing.T, b []byte) stream {
+	t.Helper()
+	if len(b) < 20 || string(b[:8]) != magic {
+		t.Fatalf("no %s header", magic)
+	}
+	u32 := func() uint32 { v := binary.LittleEndian.Uint32(b); b = b[4:]; return v }
+	f64 := func() float64 { v := math.Float64frombits(binary.LittleEndian.Uint64(b)); b = b[8:]; return v }
+	b = b[8:]
+	var s stream
+	n := int(u32())
+	s.verts, s.tris = int(u32()), int(u32())
+	for i := 0; i < 3*s.tris; i++ {
+		s.idx = append(s.idx, u32())
+	}
+	per := 8 + 1 + 2*8*(12+3*s.verts)
+	if len(b) != n*per {
+		t.Fatalf("%d bytes of pairs, want %d pairs of %d", len(b), n, per)
+	}
+	for i := 0; i < n; i++ {
+		var p streamPair
+		p.exact = f64()
+		p.convex = b[0] == 1
+		b = b[1:]
+		for side := 0; side < 2; side++ {
+			for k := range p.r[side] {
+				p.r[side][k] = f64()
+			}
+			for k := range p.t[side] {
+				p.t[side][k] = f64()
+			}
+			for v := 0; v < s.verts; v++ {
+				p.v[side] = append(p.v[side], geom.Vec3{f64(), f64(), f64()})
+			}
+		}
+		s.pairs = append(s.pairs, p)
+	}
+	return s
+}
+
+// TestWritePairs checks the stream against the battery it comes from: the
+// paper's mesh size, vertices on the shapes' surfaces, the poses' rotation
+// (row-major) and position, and sovviz's distance.
+func TestWritePairs(t *testing.T) {
+	const n = 6
+	var buf bytes.Buffer
+	if err := writePairs(&buf, n, 3); err != nil {
+		t.Fatal(err)
+	}
+	s := parse(t, buf.Bytes())
+	if s.verts != 290 || s.tris != 576 || len(s.pairs) != n {
+		t.Fatalf("%d vertices, %d triangles, %d pairs; want 290, 576, %d", s.verts, s.tris, len(s.pairs), n)
+	}
+	for _, v := range s.idx {
+		if int(v) >= s.verts {
+			t.Fatalf("index %d out of range", v)
+		}
+	}
+	battery := contact.PaperBattery(n, 3)
+	seps := 0
+	for i, p := range s.pairs {
+		bodies := [2]geom.Body{battery[i][0], battery[i][1]}
+		r := contact.Query(&bodies[0], &bodies[1], ptr(contact.DefaultOptions()))
+		if p.exact != r.Distance || p.convex != (r.NonConvex == 0) {
+			t.Errorf("pair %d: distance %v convex %v, want %v %v", i, p.exact, p.convex, r.Distance, r.NonConvex == 0)
+		}
+		if p.exact > 0 {
+			seps++
+		}
+		for side, body := range bodies {
+			rot := body.Pose.Rotation()
+			for row := 0; row < 3; row++ {
+				// A world point is R·local + T: row k of R dotted with a unit
+				// axis must give that axis's image.
+				for col := 0; col < 3; col++ {
+					axis := geom.Vec3{}
+					axis[col] = 1
+					if got, want := p.r[side][row*3+col], geom.MulMV(&rot, axis)[row]; got != want {
+						t.Fatalf("pair %d side %d: R[%d][%d] = %v, want %v", i, side, row, col, got, want)
+					}
+				}
+			}
+			if p.t[side] != [3]float64(body.Pose.Position) {
+				t.Errorf("pair %d side %d: position %v, want %v", i, side, p.t[side], body.Pose.Position)
+			}
+			for _, v := range p.v[side] {
+				if f, ok := body.Shape.Residual(v); !ok || math.Abs(f) > 1e-9 {
+					t.Fatalf("pair %d side %d: vertex %v off the surface (residual %v)", i, side, v, f)
+				}
+			}
+		}
+	}
+	if seps == 0 || seps == n {
+		t.Fatalf("%d of %d pairs separated: the test needs both kinds", seps, n)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestWritePairsRejectsBadCount(t *testing.T) {
+	for _, n := range []int{0, -1, 1_000_001} {
+		if err := writePairs(&bytes.Buffer{}, n, 1); err == nil {
+			t.Errorf("n = %d accepted", n)
+		}
+	}
+}
+
+// TestFCLHarness builds fclbench.cpp against FCL (make test installs both:
+// scripts/deps.sh fcl) and runs it on a few pairs in small chunks: its
+// report must count every pair, and its check of the inputs must fail when
+// an exact distance is made too large for the inscribed meshes.
+func TestFCLHarness(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "fclbench")
+	build := exec.Command("../build.sh", bin)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the harness: %v\n%s(make test installs g++ and libfcl-dev: scripts/deps.sh fcl)", err, out)
+	}
+	const n = 40
+	var buf bytes.Buffer
+	if err := writePairs(&buf, n, 1); err != nil {
+		t.Fatal(err)
+	}
+	run := func(in []byte) (string, error) {
+		cmd := exec.Command(bin, "-repeat", "2", "-chunk", "16")
+		cmd.Stdin = bytes.NewReader(in)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String() + errb.String(), err
+	}
+	out, err := run(buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	count := func(row string) int {
+		m := regexp.MustCompile(`\| ` + regexp.QuoteMeta(row) + ` \| (\d+) \|`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no row %q in\n%s", row, out)
+		}
+		k, _ := strconv.Atoi(m[1])
+		return k
+	}
+	for _, q := range []string{"mesh distance", "collision test (yes/no)"} {
+		sep, ovl := count(q+", separated pairs"), count(q+", overlapping pairs")
+		if sep+ovl != n || sep == 0 || ovl == 0 {
+			t.Errorf("%s: %d separated + %d overlapping pairs, want both kinds and %d in all", q, sep, ovl, n)
+		}
+	}
+	if !regexp.MustCompile(`off by \d`).MatchString(out) {
+		t.Errorf("no accuracy line in\n%s", out)
+	}
+
+	// The first separated pair of convex shapes, its exact distance raised
+	// above anything an inscribed mesh allows.
+	s := parse(t, buf.Bytes())
+	off := 8 + 12 + 4*3*s.tris
+	per := 8 + 1 + 2*8*(12+3*s.verts)
+	bad := bytes.Clone(buf.Bytes())
+	found := false
+	for i, p := range s.pairs {
+		if p.convex && p.exact > 0 {
+			binary.LittleEndian.PutUint64(bad[off+i*per:], math.Float64bits(p.exact+0.5))
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("no separated pair of convex shapes among the first pairs")
+	}
+	if out, err := run(bad); err == nil {
+		t.Errorf("a distance the meshes contradict passed the harness's check:\n%s", out)
+	} else if !regexp.MustCompile(`mesh distance below the exact one`).MatchString(out) {
+		t.Errorf("failed without saying why:\n%s", out)
+	}
+	if out, err := run(buf.Bytes()[:len(buf.Bytes())-100]); err == nil {
+		t.Errorf("a truncated stream passed:\n%s", out)
+	}
+	_ = os.Remove(bin)
+}
