@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sovviz/sovviz/contact"
@@ -205,8 +207,29 @@ func TestFCLHarness(t *testing.T) {
 	} else if !regexp.MustCompile(`mesh distance below the exact one`).MatchString(out) {
 		t.Errorf("failed without saying why:\n%s", out)
 	}
-	if out, err := run(buf.Bytes()[:len(buf.Bytes())-100]); err == nil {
-		t.Errorf("a truncated stream passed:\n%s", out)
+	// Broken streams end with exit status 1 and a message, never a crash.
+	good := buf.Bytes()
+	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
+	for _, c := range []struct {
+		name string
+		in   []byte
+	}{
+		{"empty", nil},
+		{"bad magic", edit(func(b []byte) []byte { b[0] = 'X'; return b })},
+		{"no pairs", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 0); return b })},
+		{"huge vertex count", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[12:], 1<<31); return b })},
+		{"triangle index out of range", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[20:], 290); return b })},
+		{"header cut", good[:30]},
+		{"cut in the first pair", good[:off+100]},
+		{"cut in the last pair", good[:len(good)-100]},
+		{"a pair too many announced", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], n+1); return b })},
+		{"trailing bytes", append(bytes.Clone(good), 0)},
+	} {
+		out, err := run(c.in)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(out, "fclbench: ") {
+			t.Errorf("%s: %v (want exit status 1 and a message)\n%s", c.name, err, out)
+		}
 	}
 	_ = os.Remove(bin)
 }
