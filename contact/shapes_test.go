@@ -3,6 +3,7 @@ package contact
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -66,5 +67,17 @@ func TestShapeCacheCollision(t *testing.T) {
 	}
 	if again := c.info(&dented); again != got {
 		t.Fatal("the dented shape's analysis was not kept")
+	}
+}
+
+// TestShapeMemory logs what a body and the solver's analysis of its shape
+// occupy (README compares it with a mesh's hierarchy in FCL) and keeps the
+// analysis of a non-convex shape within 4 KB: the cache's two generations of
+// shapeCacheGen shapes then stay within 32 MB.
+func TestShapeMemory(t *testing.T) {
+	body, info, table := unsafe.Sizeof(geom.Body{}), unsafe.Sizeof(shapeInfo{}), unsafe.Sizeof(geom.SupportTable{})
+	t.Logf("a body: %d bytes; the analysis of its shape: %d bytes, and a support table of %d bytes when non-convex", body, info, table)
+	if info+table > 4096 {
+		t.Errorf("a non-convex shape's analysis takes %d bytes, over 4 KB", info+table)
 	}
 }

@@ -160,6 +160,8 @@ int main(int argc, char** argv) {
   fcl::CollisionRequestd creq;       // yes/no: one contact, no contact data
   std::vector<Pair> done;
   done.reserve(nPairs);
+  double modelBytes = 0;  // the first mesh's: vertices, triangles, hierarchy
+
   std::vector<double> buf(12 + 3 * size_t(nVerts));
   std::vector<fcl::Vector3d> pts(nVerts);
 
@@ -184,6 +186,9 @@ int main(int argc, char** argv) {
             m->endModel() != fcl::BVH_OK)
           return die("FCL refused a mesh");
         m->computeLocalAABB();
+        if (modelBytes == 0)
+          modelBytes = double(m->num_vertices) * sizeof(fcl::Vector3d) + double(m->num_tris) * (sizeof(fcl::Triangle) + sizeof(unsigned int)) +
+                       double(m->getNumBVs()) * sizeof(fcl::BVNode<fcl::OBBRSSd>);
         (side == 0 ? p.a : p.b) = m;
         (side == 0 ? p.ta : p.tb) = tf;
       }
@@ -283,6 +288,11 @@ int main(int argc, char** argv) {
   std::printf("Of the %zu overlapping pairs the meshes collide in %zu (the others overlap by less than the facets "
               "cut off); %zu separated pairs collide as meshes.\n",
               ovl, ovlCollide, sepCollide);
+  std::printf("Memory: one mesh with its hierarchy holds %.1f KB (vertices, triangles, primitive indices and %d "
+              "bounding volumes of %zu bytes each).\n",
+              modelBytes / 1024, int((modelBytes - nVerts * sizeof(fcl::Vector3d) - nTris * (sizeof(fcl::Triangle) + sizeof(unsigned int))) /
+                                     sizeof(fcl::BVNode<fcl::OBBRSSd>)),
+              sizeof(fcl::BVNode<fcl::OBBRSSd>));
   std::printf("FCL reports no penetration depth for meshes: its distance is %s on every colliding pair.\n",
               [&] {
                 double lo = INFINITY, hi = -INFINITY;
