@@ -12,7 +12,7 @@ deps:
 
 # Adds a C++ compiler and FCL 0.7, for the FCL comparison (scripts/fclbench),
 # whose harness the tests build too.
-deps-fcl:
+deps-fcl: deps
 	@scripts/deps.sh fcl
 
 build: deps

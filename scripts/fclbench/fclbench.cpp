@@ -14,7 +14,8 @@
 // It checks what it can of its inputs and of FCL's answers and exits 1 when
 // a check fails: a mesh inscribed in a convex body lies inside it, so on a
 // separated pair of convex shapes the mesh distance is never below the
-// exact one; and FCL's two queries must agree on which pairs collide.
+// exact one; on every pair it lies within looseBound of it; and FCL's two
+// queries must agree on which pairs collide.
 #include <fcl/fcl.h>
 
 #include <algorithm>
@@ -42,10 +43,16 @@ struct Pair {
   std::vector<double> tDist, tCol;  // ns, one per pass
 };
 
+// looseBound is how far the mesh distance may lie from the exact one on any
+// pair: the meshes' facets sag from the surfaces by a few hundredths here
+// (0.0286 at worst on the 10,000 pairs), while a mesh in a wrong pose is off
+// by tenths.
+constexpr double looseBound = 0.1;
+
 bool readAll(void* p, size_t n) { return std::fread(p, 1, n, stdin) == n; }
 
 uint32_t readU32(bool& ok) {
-  unsigned char b[4];
+  unsigned char b[4] = {};
   ok = ok && readAll(b, 4);
   return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
 }
@@ -224,19 +231,34 @@ int main(int argc, char** argv) {
 
   // Checks.
   int failures = 0;
-  size_t belowExact = 0, disagree = 0;
-  double worstBelow = 0;
+  size_t belowExact = 0, disagree = 0, farOff = 0, convexSep = 0;
+  double worstBelow = 0, worstOff = 0;
   for (size_t i = 0; i < done.size(); i++) {
     const Pair& p = done[i];
     if (!std::isfinite(p.meshDist)) {
       std::fprintf(stderr, "fclbench: pair %zu: FCL's distance is %g\n", i, p.meshDist);
       failures++;
     }
+    if (p.convex && p.exact > 0) convexSep++;
     if (p.convex && p.exact > 0 && p.meshDist < p.exact - 1e-9) {
       belowExact++;
       worstBelow = std::max(worstBelow, p.exact - p.meshDist);
     }
     if (p.collide != (p.meshDist <= 0)) disagree++;
+    // Every pair: the meshes' distance within looseBound of the exact one
+    // (of 0 when the bodies overlap), whatever the shapes.
+    double off = std::fabs(p.meshDist - std::max(p.exact, 0.0));
+    if (!(off <= looseBound)) {
+      farOff++;
+      worstOff = std::max(worstOff, off);
+    }
+  }
+  if (farOff > 0) {
+    std::fprintf(stderr,
+                 "fclbench: on %zu pairs the mesh distance is more than %g from the exact one (up to %.3g): "
+                 "far more than the facets' sag; the meshes or poses are wrong\n",
+                 farOff, looseBound, worstOff);
+    failures++;
   }
   if (belowExact > 0) {
     std::fprintf(stderr,
@@ -295,6 +317,10 @@ int main(int argc, char** argv) {
               modelBytes / 1024, int((modelBytes - nVerts * sizeof(fcl::Vector3d) - nTris * (sizeof(fcl::Triangle) + sizeof(unsigned int))) /
                                      sizeof(fcl::BVNode<fcl::OBBRSSd>)),
               sizeof(fcl::BVNode<fcl::OBBRSSd>));
+  std::printf("Checks %s: the mesh distance not below the exact one on the %zu separated pairs of convex shapes, "
+              "within %g of it (of 0 when overlapping) on all %zu pairs, and 0 exactly where the collision test says "
+              "yes.\n",
+              failures ? "FAILED (the messages on stderr say which)" : "passed", convexSep, looseBound, done.size());
   std::printf("FCL reports no penetration depth for meshes: its distance is %s on every colliding pair.\n",
               [&] {
                 double lo = INFINITY, hi = -INFINITY;

@@ -8,13 +8,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=10000 seed=1 repeat=3
+usage() { echo "usage: scripts/fclbench/run.sh [-n N] [-seed S] [-repeat R]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || usage
   case "$1" in
-    -n) n="$2"; shift 2 ;;
-    -seed) seed="$2"; shift 2 ;;
-    -repeat) repeat="$2"; shift 2 ;;
-    *) echo "usage: scripts/fclbench/run.sh [-n N] [-seed S] [-repeat R]" >&2; exit 2 ;;
+    -n) n="$2" ;;
+    -seed) seed="$2" ;;
+    -repeat) repeat="$2" ;;
+    *) usage ;;
   esac
+  shift 2
 done
 scripts/deps.sh fcl
 go build -o bin/sovviz ./cmd/sovviz

@@ -142,8 +142,9 @@ func TestWritePairsRejectsBadCount(t *testing.T) {
 
 // TestFCLHarness builds fclbench.cpp against FCL (make test installs both:
 // scripts/deps.sh fcl) and runs it on a few pairs in small chunks: its
-// report must count every pair, and its check of the inputs must fail when
-// an exact distance is made too large for the inscribed meshes.
+// report must count every pair, and its checks of the inputs must fail when
+// an exact distance is made too large for the inscribed meshes or a mesh is
+// moved away, and on broken streams.
 func TestFCLHarness(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "fclbench")
 	build := exec.Command("../build.sh", bin)
@@ -207,6 +208,30 @@ func TestFCLHarness(t *testing.T) {
 	} else if !regexp.MustCompile(`mesh distance below the exact one`).MatchString(out) {
 		t.Errorf("failed without saying why:\n%s", out)
 	}
+	// A pair with a non-convex shape, b moved 0.5 away in the stream only:
+	// the check of every pair against the loose bound catches it.
+	moved := bytes.Clone(buf.Bytes())
+	found = false
+	for i, p := range s.pairs {
+		if !p.convex {
+			at := off + i*per + 8 + 1 + 8*(12+3*s.verts) + 9*8 // b's position
+			for k := 0; k < 3; k++ {
+				x := math.Float64frombits(binary.LittleEndian.Uint64(moved[at+8*k:])) * 1.25
+				binary.LittleEndian.PutUint64(moved[at+8*k:], math.Float64bits(x))
+			}
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("no pair with a non-convex shape among the first pairs")
+	}
+	if out, err := run(moved); err == nil {
+		t.Errorf("a mesh moved away passed the harness's check:\n%s", out)
+	} else if !strings.Contains(out, "more than 0.1 from the exact one") {
+		t.Errorf("failed without saying why:\n%s", out)
+	}
+
 	// Broken streams end with exit status 1 and a message, never a crash.
 	good := buf.Bytes()
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
