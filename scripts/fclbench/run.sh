@@ -23,6 +23,32 @@ scripts/deps.sh fcl
 go build -o bin/sovviz ./cmd/sovviz
 go build -o bin/fclpairs ./scripts/fclbench/pairs
 scripts/fclbench/build.sh bin/fclbench
-bin/sovviz bench -n "$n" -seed "$seed" -repeat "$repeat" -guess support -method implicit -warm-steps 0
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+bin/sovviz bench -n "$n" -seed "$seed" -repeat "$repeat" -guess support -method implicit -warm-steps 0 | tee "$tmp/sovviz"
 echo
-bin/fclpairs -n "$n" -seed "$seed" | bin/fclbench -repeat "$repeat"
+bin/fclpairs -n "$n" -seed "$seed" | bin/fclbench -repeat "$repeat" | tee "$tmp/fcl"
+echo
+# The two reports' medians and p99s side by side (sovviz's Tables 1 and 2
+# are its overlapping and separated rows, in that order).
+awk -F'|' '
+  FNR == 1 { file++ }
+  file == 1 && $2 ~ /^ supportImplicit / && n1 < 2 { k = (n1++ == 0) ? "ovl" : "sep"; med["sovviz", k] = $6 + 0; p99["sovviz", k] = $7 + 0 }
+  file == 2 && $2 ~ /^ (mesh distance|collision test)/ {
+    q = ($2 ~ /mesh distance/) ? "dist" : "coll"; k = ($2 ~ /overlapping/) ? "ovl" : "sep"
+    med[q, k] = $5 + 0; p99[q, k] = $6 + 0
+  }
+  END {
+    if (med["sovviz", "sep"] == 0 || med["dist", "sep"] == 0 || med["coll", "sep"] == 0) { print "run.sh: could not read both reports" > "/dev/stderr"; exit 1 }
+    print "## sovviz against FCL on the same pairs (µs; times: FCL median over sovviz median)"
+    print ""
+    print "| query | overlapping median | p99 | separated median | p99 | times (overlapping, separated) |"
+    print "|---|---|---|---|---|---|"
+    n = split("sovviz dist coll", qs, " ")
+    name["sovviz"] = "sovviz, exact query"; name["dist"] = "FCL, mesh distance"; name["coll"] = "FCL, collision test (yes/no)"
+    for (i = 1; i <= n; i++) {
+      q = qs[i]
+      r = (q == "sovviz") ? "1, 1" : sprintf("%.1f, %.1f", med[q, "ovl"] / med["sovviz", "ovl"], med[q, "sep"] / med["sovviz", "sep"])
+      printf "| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", name[q], med[q, "ovl"], p99[q, "ovl"], med[q, "sep"], p99[q, "sep"], r
+    }
+  }' "$tmp/sovviz" "$tmp/fcl"
