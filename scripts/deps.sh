@@ -2,13 +2,15 @@
 # Installs the Debian packages sovviz needs to build, run and test, when they
 # are missing. As root it uses apt-get; otherwise it names what to install.
 # With the argument "fcl" it adds what the FCL comparison needs
-# (scripts/fclbench: a C++ compiler and FCL 0.7), which make test builds too.
+# (scripts/fclbench: FCL 0.7), which make test builds too.
 set -euo pipefail
-pkgs=(gcc libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxrandr-dev libxinerama-dev
+# g++: cimgui-go's GLFW backend has C++ sources (a machine without
+# build-essential could not build the GUI without it).
+pkgs=(gcc g++ libc6-dev pkg-config libgl1-mesa-dev libx11-dev libxrandr-dev libxinerama-dev
       libxcursor-dev libxi-dev libxxf86vm-dev xvfb libgl1-mesa-dri xauth)
 case "${1:-}" in
   "") ;;
-  fcl) pkgs+=(g++ libfcl-dev) ;;
+  fcl) pkgs+=(libfcl-dev) ;;
   *) echo "usage: scripts/deps.sh [fcl]" >&2; exit 2 ;;
 esac
 missing=()
