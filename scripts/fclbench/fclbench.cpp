@@ -154,7 +154,9 @@ int main(int argc, char** argv) {
     return die("stdin is not a stream of scripts/fclbench/pairs (format SOVFCL01)");
   bool ok = true;
   uint32_t nPairs = readU32(ok), nVerts = readU32(ok), nTris = readU32(ok);
-  if (!ok || nPairs == 0 || nVerts < 4 || nTris < 4 || nVerts > 1000000 || nTris > 2000000)
+  // (The limits are the exporter's, -n at most 1,000,000, and far above the
+  // paper's mesh: a corrupt header must not reserve gigabytes.)
+  if (!ok || nPairs == 0 || nPairs > 1000000 || nVerts < 4 || nTris < 4 || nVerts > 1000000 || nTris > 2000000)
     return die("bad header");
   std::vector<fcl::Triangle> tris(nTris);
   for (uint32_t t = 0; t < nTris; t++) {

@@ -243,6 +243,7 @@ func TestFCLHarness(t *testing.T) {
 		{"bad magic", edit(func(b []byte) []byte { b[0] = 'X'; return b })},
 		{"no pairs", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 0); return b })},
 		{"huge vertex count", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[12:], 1<<31); return b })},
+		{"huge pair count", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1<<31); return b })},
 		{"triangle index out of range", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[20:], 290); return b })},
 		{"header cut", good[:30]},
 		{"cut in the first pair", good[:off+100]},
