@@ -63,6 +63,10 @@ bool readDoubles(double* out, size_t n) {
   return readAll(out, n * sizeof(double));
 }
 
+// finiteSmall reports whether x is a number a pose, vertex or distance of
+// the exporter can hold (its battery spans a few units).
+bool finiteSmall(double x) { return std::isfinite(x) && std::fabs(x) < 1e6; }
+
 int die(const std::string& msg) {
   std::fprintf(stderr, "fclbench: %s\n", msg.c_str());
   return 1;
@@ -178,12 +182,19 @@ int main(int argc, char** argv) {
   for (size_t start = 0; start < nPairs; start += chunk) {
     size_t end = std::min<size_t>(nPairs, start + chunk);
     std::vector<Pair> ps(end - start);
-    for (auto& p : ps) {
+    for (size_t i = 0; i < ps.size(); i++) {
+      Pair& p = ps[i];
+      const std::string which = "pair " + std::to_string(start + i);
       unsigned char flags;
       if (!readDoubles(&p.exact, 1) || !readAll(&flags, 1)) return die("stream ended early");
+      if (!finiteSmall(p.exact)) return die(which + ": exact distance " + std::to_string(p.exact));
       p.convex = flags & 1;
       for (int side = 0; side < 2; side++) {
         if (!readDoubles(buf.data(), buf.size())) return die("stream ended early");
+        // FCL builds its hierarchy from whatever it gets: refuse what no
+        // pose or mesh of the exporter holds rather than feed it NaNs.
+        for (double x : buf)
+          if (!finiteSmall(x)) return die(which + ": a pose or vertex number is " + std::to_string(x));
         fcl::Matrix3d R;
         R << buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7], buf[8];
         fcl::Transform3d tf = fcl::Transform3d::Identity();

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
@@ -146,11 +148,7 @@ func TestWritePairsRejectsBadCount(t *testing.T) {
 // an exact distance is made too large for the inscribed meshes or a mesh is
 // moved away, and on broken streams.
 func TestFCLHarness(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fclbench")
-	build := exec.Command("../build.sh", bin)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the harness: %v\n%s(make test installs g++ and libfcl-dev: scripts/deps.sh fcl)", err, out)
-	}
+	bin := buildHarness(t, t.TempDir())
 	const n = 40
 	var buf bytes.Buffer
 	if err := writePairs(&buf, n, 1); err != nil {
@@ -250,6 +248,10 @@ func TestFCLHarness(t *testing.T) {
 		{"cut in the last pair", good[:len(good)-100]},
 		{"a pair too many announced", edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], n+1); return b })},
 		{"trailing bytes", append(bytes.Clone(good), 0)},
+		{"a NaN vertex", edit(func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[off+8+1+8*12:], math.Float64bits(math.NaN()))
+			return b
+		})},
 	} {
 		out, err := run(c.in)
 		var ee *exec.ExitError
@@ -258,4 +260,45 @@ func TestFCLHarness(t *testing.T) {
 		}
 	}
 	_ = os.Remove(bin)
+}
+
+// buildHarness builds fclbench.cpp into dir (make test installs g++ and
+// libfcl-dev: scripts/deps.sh fcl).
+func buildHarness(t testing.TB, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "fclbench")
+	if out, err := exec.Command("../build.sh", bin).CombinedOutput(); err != nil {
+		t.Fatalf("building the harness: %v\n%s(make test installs g++ and libfcl-dev: scripts/deps.sh fcl)", err, out)
+	}
+	return bin
+}
+
+// FuzzHarnessStream feeds the harness mutated streams of two pairs: it must
+// answer each with exit status 0 or 1 (an error it names), never a crash or
+// a hang. go test runs the seeds; go test -fuzz FuzzHarnessStream
+// ./scripts/fclbench/pairs explores.
+func FuzzHarnessStream(f *testing.F) {
+	bin := buildHarness(f, f.TempDir())
+	var buf bytes.Buffer
+	if err := writePairs(&buf, 2, 1); err != nil {
+		f.Fatal(err)
+	}
+	good := buf.Bytes()
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(append(bytes.Clone(good[:20]), make([]byte, 64)...))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "-repeat", "1", "-chunk", "1")
+		cmd.Stdin = bytes.NewReader(in)
+		out, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatalf("the harness hung on %d bytes", len(in))
+		}
+		var ee *exec.ExitError
+		if err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 1) {
+			t.Fatalf("%v on %d bytes (want exit status 0 or 1)\n%s", err, len(in), out)
+		}
+	})
 }
