@@ -189,46 +189,37 @@ func TestFCLHarness(t *testing.T) {
 	s := parse(t, buf.Bytes())
 	off := 8 + 12 + 4*3*s.tris
 	per := 8 + 1 + 2*8*(12+3*s.verts)
-	bad := bytes.Clone(buf.Bytes())
-	found := false
-	for i, p := range s.pairs {
-		if p.convex && p.exact > 0 {
-			binary.LittleEndian.PutUint64(bad[off+i*per:], math.Float64bits(p.exact+0.5))
-			found = true
-			break
-		}
-	}
-	if !found {
-		t.Fatal("no separated pair of convex shapes among the first pairs")
-	}
-	if out, err := run(bad); err == nil {
-		t.Errorf("a distance the meshes contradict passed the harness's check:\n%s", out)
-	} else if !regexp.MustCompile(`mesh distance below the exact one`).MatchString(out) {
-		t.Errorf("failed without saying why:\n%s", out)
-	}
-	// A pair with a non-convex shape, b moved 0.5 away in the stream only:
-	// the check of every pair against the loose bound catches it.
-	moved := bytes.Clone(buf.Bytes())
-	found = false
-	for i, p := range s.pairs {
-		if !p.convex {
-			at := off + i*per + 8 + 1 + 8*(12+3*s.verts) + 9*8 // b's position
-			for k := 0; k < 3; k++ {
-				x := math.Float64frombits(binary.LittleEndian.Uint64(moved[at+8*k:])) * 1.25
-				binary.LittleEndian.PutUint64(moved[at+8*k:], math.Float64bits(x))
+	first := func(what string, ok func(streamPair) bool) int {
+		for i, p := range s.pairs {
+			if ok(p) {
+				return i
 			}
-			found = true
-			break
+		}
+		t.Fatalf("no %s among the first pairs", what)
+		return -1
+	}
+	mustFail := func(in []byte, what, why string) {
+		if out, err := run(in); err == nil {
+			t.Errorf("%s passed the harness's checks:\n%s", what, out)
+		} else if !strings.Contains(out, why) {
+			t.Errorf("%s failed without saying why:\n%s", what, out)
 		}
 	}
-	if !found {
-		t.Fatal("no pair with a non-convex shape among the first pairs")
+	bad := bytes.Clone(buf.Bytes())
+	i := first("separated pair of convex shapes", func(p streamPair) bool { return p.convex && p.exact > 0 })
+	binary.LittleEndian.PutUint64(bad[off+i*per:], math.Float64bits(s.pairs[i].exact+0.5))
+	mustFail(bad, "a distance the meshes contradict", "mesh distance below the exact one")
+
+	// A pair with a non-convex shape, b moved a quarter farther out in the
+	// stream only: the check of every pair against the loose bound catches it.
+	moved := bytes.Clone(buf.Bytes())
+	i = first("pair with a non-convex shape", func(p streamPair) bool { return !p.convex })
+	at := off + i*per + 8 + 1 + 8*(12+3*s.verts) + 9*8 // b's position
+	for k := 0; k < 3; k++ {
+		x := math.Float64frombits(binary.LittleEndian.Uint64(moved[at+8*k:])) * 1.25
+		binary.LittleEndian.PutUint64(moved[at+8*k:], math.Float64bits(x))
 	}
-	if out, err := run(moved); err == nil {
-		t.Errorf("a mesh moved away passed the harness's check:\n%s", out)
-	} else if !strings.Contains(out, "more than 0.1 from the exact one") {
-		t.Errorf("failed without saying why:\n%s", out)
-	}
+	mustFail(moved, "a mesh moved away", "more than 0.1 from the exact one")
 
 	// Broken streams end with exit status 1 and a message, never a crash.
 	good := buf.Bytes()
