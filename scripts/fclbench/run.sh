@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Times sovviz and FCL 0.7 on the same pairs of paper 000 §5.1's battery, one
-# after the other: `sovviz bench` (the default solver, cold queries only), then
-# FCL's mesh distance and yes/no collision test on the paper's 290-vertex
-# meshes of the same shapes and poses. Installs what is missing (as root).
+# Times sovviz and FCL 0.7 on the same pairs, one after the other. By default
+# the pairs of paper 000 §5.1's battery: `sovviz bench` (the default solver,
+# cold queries only), then FCL's mesh distance and yes/no collision test on
+# the paper's 290-vertex meshes of the same shapes and poses. With -scene, a
+# scene's broad-phase pairs (the pairs the visualizer queries every frame):
+# `sovviz query -timing R` on them, then FCL. Installs what is missing (as
+# root).
 #
-# usage: scripts/fclbench/run.sh [-n 10000] [-seed 1] [-repeat 3]
+# usage: scripts/fclbench/run.sh [-n 10000] [-seed 1] [-repeat 3] [-scene FILE]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-n=10000 seed=1 repeat=3
-usage() { echo "usage: scripts/fclbench/run.sh [-n N] [-seed S] [-repeat R]" >&2; exit 2; }
+n=10000 seed=1 repeat=3 scene=""
+usage() { echo "usage: scripts/fclbench/run.sh [-n N] [-seed S] [-repeat R] [-scene FILE]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || usage
   case "$1" in
     -n) n="$2" ;;
     -seed) seed="$2" ;;
     -repeat) repeat="$2" ;;
+    -scene) scene="$2" ;;
     *) usage ;;
   esac
   shift 2
@@ -25,6 +29,40 @@ go build -o bin/fclpairs ./scripts/fclbench/pairs
 scripts/fclbench/build.sh bin/fclbench
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+if [ -n "$scene" ]; then
+  bin/fclpairs -scene "$scene" -jsonl "$tmp/q.jsonl" > "$tmp/pairs.bin"
+  bin/sovviz query -timing "$repeat" -in "$tmp/q.jsonl" > "$tmp/answers.jsonl"
+  bin/fclbench -repeat "$repeat" < "$tmp/pairs.bin" | tee "$tmp/fcl"
+  echo
+  # sovviz's per-pair times (each the median of R cold repetitions in a row)
+  # against FCL's (the median of R passes over all pairs): per pair and per
+  # frame (the sum over the pairs, for FCL from its groups' means).
+  awk -F'|' -v scene="$scene" '
+    FNR == 1 { file++ }
+    file == 1 {
+      if (match($0, /"time_ns": [0-9]+/) == 0) { print "run.sh: an answer without time_ns: " $0 > "/dev/stderr"; bad = 1; exit 1 }
+      t[++nt] = substr($0, RSTART + 11, RLENGTH - 11) / 1000; sum += t[nt]
+    }
+    file == 2 && $2 ~ /^ (mesh distance|collision test)/ {
+      q = ($2 ~ /mesh distance/) ? "dist" : "coll"
+      split($4, ms, " ")
+      tot[q] += ms[1] * $3; cnt[q] += $3
+      if ($3 > 0) meds[q] = meds[q] (meds[q] == "" ? "" : ", ") sprintf("%.2f (%s)", $5, ($2 ~ /overlapping/) ? "overlapping" : "separated")
+    }
+    END {
+      if (bad) exit 1
+      if (nt == 0 || cnt["dist"] != nt || cnt["coll"] != nt) { print "run.sh: could not read both reports" > "/dev/stderr"; exit 1 }
+      for (i = 1; i <= nt; i++) for (j = i + 1; j <= nt; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+      med = (nt % 2) ? t[(nt + 1) / 2] : (t[nt / 2] + t[nt / 2 + 1]) / 2
+      printf "## sovviz against FCL on the %d broad-phase pairs of %s (µs)\n\n", nt, scene
+      print "| query | median per pair | per frame (all pairs) |"
+      print "|---|---|---|"
+      printf "| sovviz, exact query (cold) | %.2f | %.1f |\n", med, sum
+      printf "| FCL, mesh distance | %s | %.1f |\n", meds["dist"], tot["dist"]
+      printf "| FCL, collision test (yes/no) | %s | %.1f |\n", meds["coll"], tot["coll"]
+    }' "$tmp/answers.jsonl" "$tmp/fcl"
+  exit 0
+fi
 bin/sovviz bench -n "$n" -seed "$seed" -repeat "$repeat" -guess support -method implicit -warm-steps 0 | tee "$tmp/sovviz"
 echo
 bin/fclpairs -n "$n" -seed "$seed" | bin/fclbench -repeat "$repeat" | tee "$tmp/fcl"

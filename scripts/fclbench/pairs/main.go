@@ -15,12 +15,19 @@
 //	        convex), then for a and for b: 9 float64 rotation (row-major),
 //	        3 float64 position, 3·vertices float64 local vertex coordinates
 //
-// Usage: go run ./scripts/fclbench/pairs [-n 10000] [-seed 1] > pairs.bin
+// With -scene it writes a scene's broad-phase pairs instead (those the
+// visualizer queries every frame), with the scene's solver options; -jsonl
+// also writes the pairs as `sovviz query` input lines, for
+// `sovviz query -timing R` to time sovviz on them.
+//
+// Usage: go run ./scripts/fclbench/pairs [-n 10000] [-seed 1 | -scene FILE] [-jsonl FILE] > pairs.bin
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,9 +35,11 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
+	"github.com/sovviz/sovviz/scene"
 	"github.com/sovviz/sovviz/tessellate"
 )
 
@@ -47,20 +56,60 @@ const magic = "SOVFCL01"
 
 func main() {
 	fs := flag.NewFlagSet("pairs", flag.ContinueOnError)
-	n := fs.Int("n", 10000, "number of pairs")
+	n := fs.Int("n", 10000, "number of pairs of the battery")
 	seed := fs.Uint64("seed", 1, "seed of the battery (as sovviz bench -seed)")
+	scenePath := fs.String("scene", "", "write the broad-phase pairs of this scene `FILE` instead of the battery")
+	jsonl := fs.String("jsonl", "", "also write the pairs as sovviz query input lines to `FILE`")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
-	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	err := writePairs(w, *n, *seed)
-	if err == nil {
-		err = w.Flush()
-	}
+	err := run(*n, *seed, *scenePath, *jsonl)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pairs:", err)
 		os.Exit(1)
 	}
+}
+
+func run(n int, seed uint64, scenePath, jsonl string) error {
+	var pairs []namedPair
+	opt := contact.DefaultOptions()
+	if scenePath != "" {
+		sc, err := scene.Load(scenePath)
+		if err != nil {
+			return err
+		}
+		opt = sc.Solver.Options()
+		if pairs = scenePairs(sc); len(pairs) == 0 {
+			return fmt.Errorf("%s: no pair of objects within the broad phase's margin", scenePath)
+		}
+	} else {
+		if n < 1 || n > 1_000_000 {
+			return fmt.Errorf("-n = %d: must be in [1, 1000000]", n)
+		}
+		for i, p := range contact.PaperBattery(n, seed) {
+			pairs = append(pairs, namedPair{id: strconv.Itoa(i), a: p[0], b: p[1]})
+		}
+	}
+	if jsonl != "" {
+		var buf bytes.Buffer
+		if err := writeJSONL(&buf, pairs); err != nil {
+			return err
+		}
+		if err := scene.WriteFileAtomic(jsonl, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	if err := writeStream(w, pairs, opt); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// namedPair is one pair of bodies and the id its query line carries.
+type namedPair struct {
+	id   string
+	a, b geom.Body
 }
 
 // writePairs writes the header and n pairs of the battery for seed.
@@ -68,12 +117,74 @@ func writePairs(w io.Writer, n int, seed uint64) error {
 	if n < 1 || n > 1_000_000 {
 		return fmt.Errorf("-n = %d: must be in [1, 1000000]", n)
 	}
+	var pairs []namedPair
+	for i, p := range contact.PaperBattery(n, seed) {
+		pairs = append(pairs, namedPair{id: strconv.Itoa(i), a: p[0], b: p[1]})
+	}
+	return writeStream(w, pairs, contact.DefaultOptions())
+}
+
+// scenePairs returns the pairs of sc's objects that its broad phase passes
+// (the pairs the visualizer queries every frame), named "a|b".
+func scenePairs(sc *scene.Scene) []namedPair {
+	bodies := make([]geom.Body, len(sc.Objects))
+	for i := range sc.Objects {
+		bodies[i] = sc.Objects[i].Body()
+	}
+	var out []namedPair
+	for _, k := range contact.NewWorld(sc.Solver.Options(), sc.Solver.Margin).Candidates(bodies) {
+		out = append(out, namedPair{id: sc.Objects[k.I].Name + "|" + sc.Objects[k.J].Name, a: bodies[k.I], b: bodies[k.J]})
+	}
+	return out
+}
+
+// queryObject is a body in sovviz query's input format.
+type queryObject struct {
+	Shape struct {
+		A     [3]float64 `json:"a"`
+		Eps   [2]float64 `json:"eps"`
+		Taper [2]float64 `json:"taper"`
+	} `json:"shape"`
+	Pose struct {
+		Position    [3]float64 `json:"position"`
+		Orientation [4]float64 `json:"orientation"`
+	} `json:"pose"`
+}
+
+func toQueryObject(b *geom.Body) queryObject {
+	var o queryObject
+	o.Shape.A, o.Shape.Eps, o.Shape.Taper = b.Shape.A, b.Shape.Eps, b.Shape.Taper
+	o.Pose.Position = b.Pose.Position
+	q := b.Pose.Orientation
+	o.Pose.Orientation = [4]float64{q.W, q.V[0], q.V[1], q.V[2]}
+	return o
+}
+
+// writeJSONL writes the pairs as sovviz query input lines, in stream order.
+func writeJSONL(w io.Writer, pairs []namedPair) error {
+	enc := json.NewEncoder(w)
+	for i := range pairs {
+		p := &pairs[i]
+		line := struct {
+			ID string      `json:"id"`
+			A  queryObject `json:"a"`
+			B  queryObject `json:"b"`
+		}{p.id, toQueryObject(&p.a), toQueryObject(&p.b)}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStream writes the header and the pairs, each with sovviz's answer
+// under opt.
+func writeStream(w io.Writer, pairs []namedPair, opt contact.Options) error {
 	var g tessellate.Grid
-	pairs := contact.PaperBattery(n, seed)
-	sv := contact.NewSolver(contact.DefaultOptions())
+	sv := contact.NewSolver(opt)
 	var topo []uint32
 	for i := range pairs {
-		a, b := &pairs[i][0], &pairs[i][1]
+		a, b := &pairs[i].a, &pairs[i].b
 		r := sv.Query(a, b)
 		if r.Status != contact.Converged || math.IsNaN(r.Distance) {
 			return fmt.Errorf("pair %d: sovviz's query did not converge (status %v)", i, r.Status)
@@ -92,7 +203,7 @@ func writePairs(w io.Writer, n int, seed uint64) error {
 			}
 			if topo == nil {
 				topo = slices.Clone(m.Indices)
-				if err := writeHeader(w, n, m.NumVertices(), topo); err != nil {
+				if err := writeHeader(w, len(pairs), m.NumVertices(), topo); err != nil {
 					return err
 				}
 			} else if !slices.Equal(topo, m.Indices) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/sovviz/sovviz/contact"
 	"github.com/sovviz/sovviz/geom"
+	"github.com/sovviz/sovviz/scene"
 )
 
 // stream is a parsed pairs stream.
@@ -292,4 +294,50 @@ func FuzzHarnessStream(f *testing.F) {
 			t.Fatalf("%v on %d bytes (want exit status 0 or 1)\n%s", err, len(in), out)
 		}
 	})
+}
+
+// TestScenePairs: the hand scene's broad-phase pairs, named after their
+// objects, come out as sovviz query lines holding the same bodies and as a
+// stream of the same pairs.
+func TestScenePairs(t *testing.T) {
+	sc, err := scene.Load("../../../scenes/icub-hand.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := scenePairs(sc)
+	if len(pairs) < 10 {
+		t.Fatalf("%d pairs in the hand scene's broad phase", len(pairs))
+	}
+	var lines bytes.Buffer
+	if err := writeJSONL(&lines, pairs); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&lines)
+	for i := range pairs {
+		var l struct {
+			ID   string
+			A, B queryObject
+		}
+		if err := dec.Decode(&l); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if l.ID != pairs[i].id || !strings.Contains(l.ID, "|") {
+			t.Errorf("line %d: id %q, want %q", i+1, l.ID, pairs[i].id)
+		}
+		for side, o := range []queryObject{l.A, l.B} {
+			body := [2]geom.Body{pairs[i].a, pairs[i].b}[side]
+			q := body.Pose.Orientation
+			if o.Shape.A != body.Shape.A || o.Shape.Eps != body.Shape.Eps || o.Shape.Taper != body.Shape.Taper ||
+				o.Pose.Position != [3]float64(body.Pose.Position) || o.Pose.Orientation != [4]float64{q.W, q.V[0], q.V[1], q.V[2]} {
+				t.Errorf("line %d side %d: %+v, want %+v", i+1, side, o, body)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := writeStream(&buf, pairs, sc.Solver.Options()); err != nil {
+		t.Fatal(err)
+	}
+	if s := parse(t, buf.Bytes()); len(s.pairs) != len(pairs) {
+		t.Errorf("%d pairs in the stream, want %d", len(s.pairs), len(pairs))
+	}
 }
