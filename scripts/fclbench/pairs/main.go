@@ -83,11 +83,9 @@ func run(n int, seed uint64, scenePath, jsonl string) error {
 			return fmt.Errorf("%s: no pair of objects within the broad phase's margin", scenePath)
 		}
 	} else {
-		if n < 1 || n > 1_000_000 {
-			return fmt.Errorf("-n = %d: must be in [1, 1000000]", n)
-		}
-		for i, p := range contact.PaperBattery(n, seed) {
-			pairs = append(pairs, namedPair{id: strconv.Itoa(i), a: p[0], b: p[1]})
+		var err error
+		if pairs, err = batteryPairs(n, seed); err != nil {
+			return err
 		}
 	}
 	if jsonl != "" {
@@ -112,14 +110,24 @@ type namedPair struct {
 	a, b geom.Body
 }
 
-// writePairs writes the header and n pairs of the battery for seed.
-func writePairs(w io.Writer, n int, seed uint64) error {
+// batteryPairs returns n pairs of paper 000's battery for seed, named by
+// their index.
+func batteryPairs(n int, seed uint64) ([]namedPair, error) {
 	if n < 1 || n > 1_000_000 {
-		return fmt.Errorf("-n = %d: must be in [1, 1000000]", n)
+		return nil, fmt.Errorf("-n = %d: must be in [1, 1000000]", n)
 	}
 	var pairs []namedPair
 	for i, p := range contact.PaperBattery(n, seed) {
 		pairs = append(pairs, namedPair{id: strconv.Itoa(i), a: p[0], b: p[1]})
+	}
+	return pairs, nil
+}
+
+// writePairs writes the header and n pairs of the battery for seed.
+func writePairs(w io.Writer, n int, seed uint64) error {
+	pairs, err := batteryPairs(n, seed)
+	if err != nil {
+		return err
 	}
 	return writeStream(w, pairs, contact.DefaultOptions())
 }
