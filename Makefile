@@ -10,8 +10,8 @@ all: build
 deps:
 	@scripts/deps.sh
 
-# Adds a C++ compiler and FCL 0.7, for the FCL comparison (scripts/fclbench),
-# whose harness the tests build too.
+# Adds FCL 0.7, for the FCL comparison (scripts/fclbench), whose harness the
+# tests build too.
 deps-fcl: deps
 	@scripts/deps.sh fcl
 

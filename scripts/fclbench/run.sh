@@ -42,6 +42,11 @@ if [ -n "$scene" ]; then
     file == 1 {
       if (match($0, /"time_ns": [0-9]+/) == 0) { print "run.sh: an answer without time_ns: " $0 > "/dev/stderr"; bad = 1; exit 1 }
       t[++nt] = substr($0, RSTART + 11, RLENGTH - 11) / 1000; sum += t[nt]
+      if (match($0, /"distance": [-0-9.eE+]+/)) {
+        d = substr($0, RSTART + 12, RLENGTH - 12) + 0
+        if (nt == 1 || d < dmin) dmin = d
+        if (nt == 1 || d > dmax) dmax = d
+      }
     }
     file == 2 && $2 ~ /^ (mesh distance|collision test)/ {
       q = ($2 ~ /mesh distance/) ? "dist" : "coll"
@@ -60,6 +65,7 @@ if [ -n "$scene" ]; then
       printf "| sovviz, exact query (cold) | %.2f | %.1f |\n", med, sum
       printf "| FCL, mesh distance | %s | %.1f |\n", meds["dist"], tot["dist"]
       printf "| FCL, collision test (yes/no) | %s | %.1f |\n", meds["coll"], tot["coll"]
+      printf "\nThe signed distances of the pairs (sovviz): from %.6g to %.6g.\n", dmin, dmax
     }' "$tmp/answers.jsonl" "$tmp/fcl"
   exit 0
 fi
