@@ -138,6 +138,11 @@ type TraceStep struct {
 	Residual  float64    // |Φ|
 	Step      float64    // |Δq|
 	Condition float64    // estimate of the Jacobian's condition number
+	// Final marks a start's last step when Newton took it without paying
+	// for another evaluation (its length already put the error below the
+	// tolerance, quadratic convergence): the solver did not need the
+	// residual there, and the trace evaluates it for the record only.
+	Final bool
 }
 
 // Result is the answer of a query. All points and vectors are in world

@@ -179,6 +179,9 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				out.converged = true
 				out.iters = it
 				out.keep(sys)
+				if opt.Trace != nil {
+					traceFinal(m, pr, &x, start, norm, cond, invL, opt.Trace)
+				}
 				if m == Implicit {
 					out.localP = vec{x[0], x[1], x[2]}
 					out.localQ = vec{x[3], x[4], x[5]}
@@ -276,6 +279,23 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)
 		out.haveHess = out.haveNormals && !opt.FiniteDiff
 	}
+}
+
+// traceFinal records the last Newton step, the one taken without an
+// evaluation, so that a trace ends at the answer: it evaluates the system
+// there for the trace alone (the answer itself does not use it), and so
+// shows the residual the step reached, not the one before it. A point
+// outside the domain (never met: the step is below 1e-6 of the bodies'
+// size) is left out rather than recorded with an invented residual.
+//
+//go:noinline
+func traceFinal(m Method, pr *pair, x *[6]float64, start int, step, cond, invL float64, tr *Trace) {
+	var s system
+	if !s.eval(m, pr, x, false) {
+		return
+	}
+	res := math.Sqrt(merit(&s.phi, s.n, invL))
+	tr.Steps = append(tr.Steps, TraceStep{Start: start, Q: *x, P: pr.tb.Point(s.P), Qw: pr.tb.Point(s.Q), Residual: res, Step: step, Condition: cond, Final: true})
 }
 
 // keep records what classify needs of the system evaluated last.
