@@ -127,7 +127,9 @@ func ExamplePointDistance() {
 // world boxes come within its margin (here 1: the far sphere is left out),
 // warm-starting each from its last result.
 func ExampleWorld() {
-	at := func(x float64) geom.Pose { return geom.Pose{Position: geom.Vec3{x, 0, 0}, Orientation: geom.Quat{W: 1}} }
+	at := func(x float64) geom.Pose {
+		return geom.Pose{Position: geom.Vec3{x, 0, 0}, Orientation: geom.Quat{W: 1}}
+	}
 	bodies := []geom.Body{
 		{Shape: geom.Sphere(1), Pose: at(0)},
 		{Shape: geom.Sphere(1), Pose: at(2.5)},
