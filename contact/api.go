@@ -125,14 +125,22 @@ func DefaultOptions() Options {
 	return Options{Method: Implicit, Guess: Support, Tol: 1e-10, MaxIter: 40, QuadLevels: 6, OctreeDepth: 5}
 }
 
-// Trace records the iterates of one query for the convergence debugger.
+// Trace records the iterates of one query for the convergence debugger:
+// for each Newton run in turn, its starting iterate (Iter 0) and the
+// iterate after each step it took (Iter 1, 2, …), the last one where the
+// run ended (its answer, when it converged). A start is one run, or two or
+// three when the multi-start continues or re-seeds it (docs/contact.md);
+// a continued run's iterate 0 is where the run before it ended.
 type Trace struct {
 	Steps []TraceStep
 }
 
 // TraceStep is one Newton iterate.
 type TraceStep struct {
-	Start     int        // index of the start (0: first guess; later: restarts)
+	Start int // index of the start (0: first guess; later: restarts)
+	// Iter numbers the iterates of one run: 0 is where it began (Step and
+	// Condition are 0 there), k the iterate after its k-th step.
+	Iter      int
 	Q         [6]float64 // the unknowns (4 used by the parametric schemes)
 	P, Qw     geom.Vec3  // witness candidates in world coordinates
 	Residual  float64    // |Φ|

@@ -102,6 +102,9 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	}
 	n := sys.n
 	cur := merit(&sys.phi, n, invL)
+	if opt.Trace != nil {
+		opt.Trace.Steps = append(opt.Trace.Steps, TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur)})
+	}
 	maxStep := 0.25 * L
 	tol := opt.Tol
 	if m != Implicit {
@@ -180,7 +183,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				out.iters = it
 				out.keep(sys)
 				if opt.Trace != nil {
-					traceFinal(m, pr, &x, start, norm, cond, invL, opt.Trace)
+					traceFinal(m, pr, &x, start, it, norm, cond, invL, opt.Trace)
 				}
 				if m == Implicit {
 					out.localP = vec{x[0], x[1], x[2]}
@@ -233,7 +236,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		out.crawling = it > farWindow && cur < stallRatio*hist[it%farWindow]
 		hist[it%farWindow] = cur
 		if opt.Trace != nil {
-			st := TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
+			st := TraceStep{Start: start, Iter: it, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: cond}
 			opt.Trace.Steps = append(opt.Trace.Steps, st)
 		}
 		if pure && step <= 0.5*lastStep && sv.losing(m, sys, step, L) {
@@ -289,13 +292,13 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 // size) is left out rather than recorded with an invented residual.
 //
 //go:noinline
-func traceFinal(m Method, pr *pair, x *[6]float64, start int, step, cond, invL float64, tr *Trace) {
+func traceFinal(m Method, pr *pair, x *[6]float64, start, it int, step, cond, invL float64, tr *Trace) {
 	var s system
 	if !s.eval(m, pr, x, false) {
 		return
 	}
 	res := math.Sqrt(merit(&s.phi, s.n, invL))
-	tr.Steps = append(tr.Steps, TraceStep{Start: start, Q: *x, P: pr.tb.Point(s.P), Qw: pr.tb.Point(s.Q), Residual: res, Step: step, Condition: cond, Final: true})
+	tr.Steps = append(tr.Steps, TraceStep{Start: start, Iter: it, Q: *x, P: pr.tb.Point(s.P), Qw: pr.tb.Point(s.Q), Residual: res, Step: step, Condition: cond, Final: true})
 }
 
 // keep records what classify needs of the system evaluated last.
