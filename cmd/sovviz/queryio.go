@@ -44,8 +44,18 @@ func errAt(path, format string, args ...any) error {
 
 // parseQueryLine parses one non-empty input line. On error the returned input
 // still carries the id when it could be read, so that the error line can echo
-// it.
+// it. A well-formed line takes the fast path (fastQueryLine), which returns
+// what the strict parser would.
 func parseQueryLine(line []byte) (queryInput, error) {
+	if in, ok := fastQueryLine(line); ok {
+		return in, nil
+	}
+	return parseQueryLineStrict(line)
+}
+
+// parseQueryLineStrict is parseQueryLine without the fast path: every line
+// through encoding/json, every error named.
+func parseQueryLineStrict(line []byte) (queryInput, error) {
 	var in queryInput
 	if !json.Valid(line) {
 		return in, syntaxError(line)
