@@ -322,6 +322,18 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 		}
 	}
+	if best.valid && !best.converged && best.slack > 0 {
+		// A nearly stationary pair that the scheme could not finish (a
+		// parametric scheme crawling where its parametrisation is nearly
+		// singular): the other schemes polish it from its points, so the
+		// answer converges where one of them can.
+		for _, m2 := range fallbackOrder[m] {
+			if sv.trySeed(m2, &pr, best.lp, best.lq, &best, res) && best.converged {
+				res.Fallback = true
+				break
+			}
+		}
+	}
 	if !best.valid || (!best.converged && best.slack == 0) {
 		// Last resort (pointy tips, nearly parallel flat faces): climb the
 		// gap over directions with exact supports.
