@@ -28,6 +28,7 @@ type queryArgs struct {
 	in     string
 	opt    contact.Options
 	timing int
+	warm   bool
 }
 
 func parseMethod(s string) (contact.Method, bool) {
@@ -57,8 +58,9 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	guess := fs.String("guess", def.Guess.String(), "cold initial guess: quadtree, octree or support")
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T` (length units, > 0)")
 	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` cold repetitions of each query (0: off)")
+	warm := fs.Bool("warm", false, "warm-start each line from the last answer with the same id (temporal coherence)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sovviz query [-in FILE] [-method implicit|parametric|ntb] [-guess quadtree|octree|support] [-tol T] [-timing R]")
+		fmt.Fprintln(stderr, "usage: sovviz query [-in FILE] [-method implicit|parametric|ntb] [-guess quadtree|octree|support] [-tol T] [-timing R] [-warm]")
 		fmt.Fprintln(stderr, "JSON Lines in, one JSON line out per input line, same order (docs/query.md).")
 		fs.PrintDefaults()
 	}
@@ -86,6 +88,7 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 		return qa, fmt.Errorf("query: -timing %d: want a repetition count in [1, 1000000] (0: off)", *timing)
 	}
 	qa.timing = *timing
+	qa.warm = *warm
 	return qa, nil
 }
 
@@ -130,6 +133,7 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 		times = make([]int64, qa.timing)
 	}
 	var lineBuf, out []byte
+	var last warmAnswers
 	for lineNo := 1; ; lineNo++ {
 		if br.Buffered() == 0 {
 			if err := bw.Flush(); err != nil {
@@ -147,7 +151,11 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 		}
 		text := bytes.TrimSpace(line)
 		if len(text) > 0 || tooLong {
-			a := answerLine(sv, text, tooLong, lineNo, times)
+			var lw *warmAnswers
+			if qa.warm {
+				lw = &last
+			}
+			a := answerLine(sv, text, tooLong, lineNo, times, lw)
 			if a.res == nil || a.res.Status == contact.Failed {
 				bad++
 			}
@@ -166,8 +174,30 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 	return bad, nil
 }
 
-// answerLine parses and answers one non-empty line.
-func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times []int64) queryAnswer {
+// warmAnswers holds, for -warm, the last answer of each id. It is bounded:
+// past maxWarmIDs distinct ids it starts afresh (those ids' next lines are
+// answered cold, which costs time, never accuracy).
+type warmAnswers struct {
+	byID map[string]*contact.Result
+}
+
+const maxWarmIDs = 1 << 16
+
+func (w *warmAnswers) get(id string) *contact.Result { return w.byID[id] }
+
+func (w *warmAnswers) put(id string, r *contact.Result) {
+	if w.byID == nil || len(w.byID) >= maxWarmIDs {
+		if _, ok := w.byID[id]; !ok {
+			w.byID = make(map[string]*contact.Result)
+		}
+	}
+	w.byID[id] = r
+}
+
+// answerLine parses and answers one non-empty line. With warm (-warm), a
+// line with an id starts from the last answer of that id, and leaves its
+// own answer there for the next.
+func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times []int64, warm *warmAnswers) queryAnswer {
 	if tooLong {
 		return queryAnswer{err: fmt.Sprintf("line %d: longer than %d bytes", lineNo, maxQueryLine)}
 	}
@@ -177,14 +207,28 @@ func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times
 		a.err = fmt.Sprintf("line %d: %v", lineNo, err)
 		return a
 	}
+	var prev *contact.Result
+	if warm != nil && in.hasID {
+		prev = warm.get(in.id)
+	}
 	// The first query is not timed: it also fills the solver's per-shape
 	// cache (convexity analysis), which is a property of the shapes, not
-	// part of a query. Every timed repetition is then a cold query.
-	res := sv.Query(&in.a, &in.b)
+	// part of a query. Every timed repetition is then a cold query, or with
+	// -warm a warm start from the same previous answer.
+	var res contact.Result
+	if prev != nil {
+		res = sv.QueryWarm(&in.a, &in.b, prev)
+	} else {
+		res = sv.Query(&in.a, &in.b)
+	}
 	if len(times) > 0 {
 		for k := range times {
 			t0 := time.Now()
-			sv.Query(&in.a, &in.b)
+			if prev != nil {
+				sv.QueryWarm(&in.a, &in.b, prev)
+			} else {
+				sv.Query(&in.a, &in.b)
+			}
 			times[k] = time.Since(t0).Nanoseconds()
 		}
 		a.timeNS = medianInt64(times)
@@ -196,6 +240,9 @@ func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times
 	}
 	a.res = &res
 	a.warning = nonConvexWarning(&res, &in.a.Shape, &in.b.Shape)
+	if warm != nil && in.hasID {
+		warm.put(in.id, &res)
+	}
 	return a
 }
 
