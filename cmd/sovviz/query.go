@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"time"
 
@@ -29,6 +30,7 @@ type queryArgs struct {
 	opt    contact.Options
 	timing int
 	warm   bool
+	jobs   int // -j: workers (0: one per processor)
 }
 
 func parseMethod(s string) (contact.Method, bool) {
@@ -59,8 +61,9 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T` (length units, > 0)")
 	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` cold repetitions of each query (0: off)")
 	warm := fs.Bool("warm", false, "warm-start each line from the last answer with the same id (temporal coherence)")
+	jobs := fs.Int("j", 0, "answer with `N` workers in parallel, answers in input order (0: one per processor, or 1 with -timing)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sovviz query [-in FILE] [-method implicit|parametric|ntb] [-guess quadtree|octree|support] [-tol T] [-timing R] [-warm]")
+		fmt.Fprintln(stderr, "usage: sovviz query [-in FILE] [-method implicit|parametric|ntb] [-guess quadtree|octree|support] [-tol T] [-timing R] [-warm] [-j N]")
 		fmt.Fprintln(stderr, "JSON Lines in, one JSON line out per input line, same order (docs/query.md).")
 		fs.PrintDefaults()
 	}
@@ -89,6 +92,13 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	}
 	qa.timing = *timing
 	qa.warm = *warm
+	if *jobs < 0 || *jobs > 1024 {
+		return qa, fmt.Errorf("query: -j %d: want a number of workers in [1, 1024] (0: one per processor)", *jobs)
+	}
+	if *jobs > 1 && qa.timing > 0 {
+		return qa, fmt.Errorf("query: -j %d with -timing: a query timed while others run is timed under their load; use -j 1 (the default with -timing)", *jobs)
+	}
+	qa.jobs = *jobs
 	return qa, nil
 }
 
@@ -107,7 +117,12 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		src, name = f, qa.in
 	}
-	bad, err := answerQueries(src, stdout, &qa)
+	var bad int
+	if w := queryWorkers(&qa, runtime.GOMAXPROCS(0)); w > 1 {
+		bad, err = answerQueriesParallel(src, stdout, &qa, w)
+	} else {
+		bad, err = answerQueries(src, stdout, &qa)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sovviz query: %s: %v\n", name, err)
 		return 1
@@ -202,6 +217,11 @@ func answerLine(sv *contact.Solver, text []byte, tooLong bool, lineNo int, times
 		return queryAnswer{err: fmt.Sprintf("line %d: longer than %d bytes", lineNo, maxQueryLine)}
 	}
 	in, err := parseQueryLine(text)
+	return answerParsed(sv, in, err, lineNo, times, warm)
+}
+
+// answerParsed is answerLine once the line is parsed (err: how it failed).
+func answerParsed(sv *contact.Solver, in queryInput, err error, lineNo int, times []int64, warm *warmAnswers) queryAnswer {
 	a := queryAnswer{id: in.id, hasID: in.hasID}
 	if err != nil {
 		a.err = fmt.Sprintf("line %d: %v", lineNo, err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -374,6 +375,8 @@ func TestQueryFlags(t *testing.T) {
 		{[]string{"-tol", "0"}, 2, "-tol 0: want a finite number > 0"},
 		{[]string{"-tol", "NaN"}, 2, "-tol NaN"},
 		{[]string{"-timing", "-1"}, 2, "-timing -1"},
+		{[]string{"-j", "-1"}, 2, "-j -1: want a number of workers"},
+		{[]string{"-j", "2", "-timing", "3"}, 2, "-j 2 with -timing"},
 		{[]string{"-bogus"}, 2, "flag provided but not defined"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-h"}, 0, "usage: sovviz query"},
@@ -405,12 +408,18 @@ func TestQueryFlags(t *testing.T) {
 // another program would: each answer must arrive before the next question is
 // written (no reading everything first, no holding answers back).
 func TestQueryStreams(t *testing.T) {
+	for _, j := range []string{"1", "3"} {
+		t.Run("-j "+j, func(t *testing.T) { queryStreams(t, j) })
+	}
+}
+
+func queryStreams(t *testing.T, workers string) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
 		var errb bytes.Buffer
-		done <- dispatch([]string{"query"}, inR, outW, &errb)
+		done <- dispatch([]string{"query", "-j", workers}, inR, outW, &errb)
 		outW.Close()
 	}()
 	answers := bufio.NewReader(outR)
@@ -444,6 +453,29 @@ func TestQueryStreams(t *testing.T) {
 // and a line after an error are answered correctly too; -timing then times
 // the warm query.
 func TestQueryWarm(t *testing.T) {
+	input := warmTestInput()
+	cold, _, code := runCmd(t, input, "query")
+	warm, _, wcode := runCmd(t, input, "query", "-warm")
+	if code != 1 || wcode != 1 {
+		t.Fatalf("exit %d (cold), %d (warm), want 1 for the bad line", code, wcode)
+	}
+	checkWarmRun(t, cold, warm)
+	timed, _, _ := runCmd(t, input, "query", "-warm", "-timing", "3")
+	wl := outLines(t, warm)
+	for i, l := range outLines(t, timed) {
+		o := decodeOut(t, l)
+		if o.Status != "error" && (o.TimeNS == nil || *o.TimeNS <= 0) {
+			t.Fatalf("line %d: no positive time_ns: %s", i, l)
+		}
+		if o.Status != "error" && *o.Distance != *decodeOut(t, wl[i]).Distance {
+			t.Errorf("line %d: -timing changed the warm answer", i)
+		}
+	}
+}
+
+// warmTestInput is an animation of 6 battery pairs over 25 steps, with an
+// error line, an id's shape changing and a line without an id.
+func warmTestInput() string {
 	r := rand.New(rand.NewPCG(8, 9))
 	pairs := contact.PaperBattery(6, 3)
 	var in strings.Builder
@@ -465,11 +497,13 @@ func TestQueryWarm(t *testing.T) {
 			in.WriteString(strings.Replace(queryLineOf("x", &q[0], &q[1]), `"id": "x", `, "", 1) + "\n")
 		}
 	}
-	cold, _, code := runCmd(t, in.String(), "query")
-	warm, _, wcode := runCmd(t, in.String(), "query", "-warm")
-	if code != 1 || wcode != 1 {
-		t.Fatalf("exit %d (cold), %d (warm), want 1 for the bad line", code, wcode)
-	}
+	return in.String()
+}
+
+// checkWarmRun compares a -warm run's answers with a cold run's: equal to
+// 1e-9, with fewer iterations.
+func checkWarmRun(t *testing.T, cold, warm string) {
+	t.Helper()
 	cl, wl := outLines(t, cold), outLines(t, warm)
 	if len(cl) != len(wl) || len(cl) != 25*6+4 {
 		t.Fatalf("%d and %d lines, want %d", len(cl), len(wl), 25*6+4)
@@ -498,14 +532,77 @@ func TestQueryWarm(t *testing.T) {
 		t.Errorf("warm run took %d Newton iterations, the cold one %d: the warm starts were not used", wi, ci)
 	}
 	t.Logf("iterations: %d warm, %d cold; largest difference %.3g", wi, ci, worst)
-	timed, _, _ := runCmd(t, in.String(), "query", "-warm", "-timing", "3")
-	for i, l := range outLines(t, timed) {
-		o := decodeOut(t, l)
-		if o.Status != "error" && (o.TimeNS == nil || *o.TimeNS <= 0) {
-			t.Fatalf("line %d: no positive time_ns: %s", i, l)
+}
+
+// failingReader yields r and then err instead of EOF.
+type failingReader struct {
+	r   io.Reader
+	err error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		return n, f.err
+	}
+	return n, err
+}
+
+// TestQueryWorkers: the answers of -j N are those of -j 1, byte for byte,
+// in input order, with the same exit status and message: battery lines
+// with error, blank, over-long and non-convex lines among them, with and
+// without -warm (lines of one id stay in order on one worker), and an input
+// that fails halfway (the lines before it answered, then the error).
+func TestQueryWorkers(t *testing.T) {
+	pairs := contact.PaperBattery(120, 6)
+	var in strings.Builder
+	for i := range pairs {
+		in.WriteString(queryLineOf(fmt.Sprint(i%7), &pairs[i][0], &pairs[i][1]) + "\n")
+		switch i % 17 {
+		case 3:
+			in.WriteString(`{"id": "bad", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 9]}}}` + "\n")
+		case 5:
+			in.WriteString("\n   \n")
+		case 11:
+			in.WriteString(`{"id": "` + strings.Repeat("x", maxQueryLine) + `"}` + "\n")
 		}
-		if o.Status != "error" && *o.Distance != *decodeOut(t, wl[i]).Distance {
-			t.Errorf("line %d: -timing changed the warm answer", i)
+	}
+	input := in.String()
+	warmIn := warmTestInput()
+	for _, c := range []struct {
+		name  string
+		input string
+		args  []string
+	}{
+		{"cold", input, nil},
+		{"warm", input, []string{"-warm"}},
+		{"warm animation", warmIn, []string{"-warm"}},
+		{"octree", input[:len(input)/3], []string{"-guess", "octree"}},
+	} {
+		one, errOne, codeOne := runCmd(t, c.input, append([]string{"query", "-j", "1"}, c.args...)...)
+		for _, j := range []string{"2", "5"} {
+			many, errMany, codeMany := runCmd(t, c.input, append([]string{"query", "-j", j}, c.args...)...)
+			if many != one || errMany != errOne || codeMany != codeOne {
+				t.Errorf("%s, -j %s: output differs from -j 1 (exit %d vs %d, stderr %q vs %q)", c.name, j, codeMany, codeOne, errMany, errOne)
+			}
+		}
+		if c.name == "cold" && (codeOne != 1 || len(outLines(t, one)) != 120+7+7) {
+			t.Errorf("cold: exit %d, %d lines", codeOne, len(outLines(t, one)))
+		}
+	}
+	coldAnim, _, _ := runCmd(t, warmIn, "query", "-j", "1")
+	warmAnim, _, _ := runCmd(t, warmIn, "query", "-j", "3", "-warm")
+	checkWarmRun(t, coldAnim, warmAnim)
+	// An input that fails after 40 lines.
+	lines := strings.SplitAfter(input, "\n")
+	head := strings.Join(lines[:40], "")
+	broken := errors.New("disk on fire")
+	for _, j := range []string{"1", "4"} {
+		var out, errb bytes.Buffer
+		code := dispatch([]string{"query", "-j", j}, &failingReader{strings.NewReader(head), broken}, &out, &errb)
+		want, _, _ := runCmd(t, head, "query", "-j", "1")
+		if code != 1 || !strings.Contains(errb.String(), "disk on fire") || out.String() != want {
+			t.Errorf("-j %s, failing input: exit %d, stderr %q, %d bytes out (want %d)", j, code, errb.String(), out.Len(), len(want))
 		}
 	}
 }
