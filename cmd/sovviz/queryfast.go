@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/sovviz/sovviz/geom"
@@ -18,39 +19,30 @@ import (
 // decides, with its error messages.
 func fastQueryLine(line []byte) (in queryInput, ok bool) {
 	p := fastParser{s: line}
-	var seenA, seenB bool
-	if !p.object(func(key string) bool {
-		switch key {
-		case "id":
-			if in.hasID {
-				return false
-			}
-			id, ok := p.str()
-			in.id, in.hasID = id, ok
-			return ok
-		case "a":
-			if seenA {
-				return false
-			}
-			seenA = true
+	seen, ok := p.object(lineKeys, func(k int) bool {
+		switch k {
+		case 0:
+			in.id, in.hasID = p.str()
+			return in.hasID
+		case 1:
 			return p.body(&in.a)
-		case "b":
-			if seenB {
-				return false
-			}
-			seenB = true
-			return p.body(&in.b)
 		}
-		return false
-	}) {
-		return queryInput{}, false
-	}
+		return p.body(&in.b)
+	})
 	p.space()
-	if p.i != len(p.s) || !seenA || !seenB {
+	if !ok || p.i != len(p.s) || seen&0b110 != 0b110 { // a and b required
 		return queryInput{}, false
 	}
 	return in, true
 }
+
+// The keys of each object of the format, in the bit order of object's seen.
+var (
+	lineKeys  = []string{"id", "a", "b"}
+	bodyKeys  = []string{"shape", "pose"}
+	shapeKeys = []string{"a", "eps", "taper"}
+	poseKeys  = []string{"position", "orientation"}
+)
 
 // fastParser reads JSON from s at i.
 type fastParser struct {
@@ -99,23 +91,29 @@ func (p *fastParser) str() (string, bool) {
 	return "", false
 }
 
-// object reads {"key": value, ...}, handing each key to member, which must
-// read its value; an empty object is refused (every object of the format
-// has a required member).
-func (p *fastParser) object(member func(key string) bool) bool {
+// object reads {"key": value, ...} whose keys are among keys, each at most
+// once, handing each key's index to member, which must read its value. seen
+// has bit k set for each keys[k] met. An empty object is refused (every
+// object of the format has a required member).
+func (p *fastParser) object(keys []string, member func(k int) bool) (seen uint8, ok bool) {
 	if !p.eat('{') {
-		return false
+		return 0, false
 	}
 	for {
 		key, ok := p.str()
-		if !ok || !p.eat(':') || !member(key) {
-			return false
+		if !ok || !p.eat(':') {
+			return 0, false
 		}
+		k := slices.Index(keys, key)
+		if k < 0 || seen&(1<<k) != 0 || !member(k) {
+			return 0, false
+		}
+		seen |= 1 << k
 		if p.eat('}') {
-			return true
+			return seen, true
 		}
 		if !p.eat(',') {
-			return false
+			return 0, false
 		}
 	}
 }
@@ -124,30 +122,16 @@ func (p *fastParser) object(member func(key string) bool) bool {
 // parseObject does.
 func (p *fastParser) body(b *geom.Body) bool {
 	b.Pose = geom.Identity()
-	var seenShape, seenPose bool
-	if !p.object(func(key string) bool {
-		switch key {
-		case "shape":
-			if seenShape {
-				return false
-			}
-			seenShape = true
+	seen, ok := p.object(bodyKeys, func(k int) bool {
+		if k == 0 {
 			return p.shape(&b.Shape)
-		case "pose":
-			if seenPose {
-				return false
-			}
-			seenPose = true
-			return p.pose(&b.Pose)
 		}
-		return false
-	}) || !seenShape {
-		return false
-	}
-	if b.Shape.Validate() != nil {
+		return p.pose(&b.Pose)
+	})
+	if !ok || seen&1 == 0 || b.Shape.Validate() != nil { // shape required
 		return false
 	}
-	if seenPose {
+	if seen&2 != 0 {
 		if b.Pose.Validate() != nil {
 			return false
 		}
@@ -157,56 +141,25 @@ func (p *fastParser) body(b *geom.Body) bool {
 }
 
 func (p *fastParser) shape(s *geom.Superovoid) bool {
-	var seenA, seenEps, seenTaper bool
-	return p.object(func(key string) bool {
-		switch key {
-		case "a":
-			if seenA {
-				return false
-			}
-			seenA = true
-			return p.numbers(s.A[:])
-		case "eps":
-			if seenEps {
-				return false
-			}
-			seenEps = true
-			return p.numbers(s.Eps[:])
-		case "taper":
-			if seenTaper {
-				return false
-			}
-			seenTaper = true
-			return p.numbers(s.Taper[:])
-		}
-		return false
-	}) && seenA && seenEps
+	seen, ok := p.object(shapeKeys, func(k int) bool {
+		return p.numbers([][]float64{s.A[:], s.Eps[:], s.Taper[:]}[k])
+	})
+	return ok && seen&0b011 == 0b011 // a and eps required
 }
 
 func (p *fastParser) pose(ps *geom.Pose) bool {
-	var seenPos, seenOri bool
-	return p.object(func(key string) bool {
-		switch key {
-		case "position":
-			if seenPos {
-				return false
-			}
-			seenPos = true
+	_, ok := p.object(poseKeys, func(k int) bool {
+		if k == 0 {
 			return p.numbers(ps.Position[:])
-		case "orientation":
-			if seenOri {
-				return false
-			}
-			seenOri = true
-			var q [4]float64
-			if !p.numbers(q[:]) {
-				return false
-			}
-			ps.Orientation = geom.Quat{W: q[0], V: geom.Vec3{q[1], q[2], q[3]}}
-			return true
 		}
-		return false
+		var q [4]float64
+		if !p.numbers(q[:]) {
+			return false
+		}
+		ps.Orientation = geom.Quat{W: q[0], V: geom.Vec3{q[1], q[2], q[3]}}
+		return true
 	})
+	return ok
 }
 
 // numbers reads an array of exactly len(dst) finite numbers.
