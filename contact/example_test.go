@@ -16,7 +16,7 @@ func Example() {
 	opt := contact.DefaultOptions()
 	r := contact.Query(&a, &b, &opt)
 	fmt.Printf("distance %.9f, %v, certified %v\n", r.Distance, r.Status, r.Certified)
-	fmt.Printf("p %.6f  q %.6f  normal %.6f\n", r.P, r.Q, r.Normal)
+	fmt.Printf("p %.6f  q %.6f  normal %.6f\n", round6(r.P), round6(r.Q), round6(r.Normal))
 	// Output:
 	// distance 1.000000000, converged, certified true
 	// p [1.000000 0.000000 0.000000]  q [2.000000 0.000000 0.000000]  normal [1.000000 0.000000 0.000000]
@@ -29,7 +29,7 @@ func Example_overlap() {
 	b := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{0, 0, 1.5}, Orientation: geom.Quat{W: 1}}}
 	opt := contact.DefaultOptions()
 	r := contact.Query(&a, &b, &opt)
-	fmt.Printf("distance %.9f, normal %.6f\n", r.Distance, r.Normal)
+	fmt.Printf("distance %.9f, normal %.6f\n", r.Distance, round6(r.Normal))
 	// Output:
 	// distance -0.500000000, normal [0.000000 0.000000 1.000000]
 }
@@ -105,7 +105,7 @@ func ExampleOptions_trace() {
 func ExamplePlaneDistance() {
 	b := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{0, 0, 2.5}, Orientation: geom.Quat{W: 1}}}
 	r := contact.PlaneDistance(&b, contact.Plane{Normal: geom.Vec3{0, 0, 1}, Offset: 0})
-	fmt.Printf("distance %.9f, deepest point %.6f, on the plane %.6f\n", r.Distance, r.P, r.Q)
+	fmt.Printf("distance %.9f, deepest point %.6f, on the plane %.6f\n", r.Distance, round6(r.P), round6(r.Q))
 	// Output:
 	// distance 1.500000000, deepest point [0.000000 0.000000 1.500000], on the plane [0.000000 0.000000 0.000000]
 }
@@ -116,8 +116,8 @@ func ExamplePointDistance() {
 	b := geom.Body{Shape: geom.Ellipsoid(2, 1, 1), Pose: geom.Identity()}
 	out := contact.PointDistance(&b, geom.Vec3{3, 0, 0})
 	in := contact.PointDistance(&b, geom.Vec3{0, 0, 0.25})
-	fmt.Printf("outside %.9f at %.6f\n", out.Distance, out.Closest)
-	fmt.Printf("inside %.9f at %.6f\n", in.Distance, in.Closest)
+	fmt.Printf("outside %.9f at %.6f\n", out.Distance, round6(out.Closest))
+	fmt.Printf("inside %.9f at %.6f\n", in.Distance, round6(in.Closest))
 	// Output:
 	// outside 1.000000000 at [2.000000 0.000000 0.000000]
 	// inside -0.750000000 at [0.000000 0.000000 1.000000]
@@ -141,4 +141,13 @@ func ExampleWorld() {
 	}
 	// Output:
 	// bodies 0 and 1: distance 0.500000
+}
+
+// round6 rounds to the 6 decimals printed, and turns −0 into 0, so that a
+// coordinate within rounding of 0 prints the same on every platform.
+func round6(v geom.Vec3) geom.Vec3 {
+	for i, x := range v {
+		v[i] = math.Round(x*1e6)/1e6 + 0
+	}
+	return v
 }

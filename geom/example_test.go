@@ -46,7 +46,7 @@ func ExampleSuperovoid_PointWithNormal() {
 	s := geom.Sphere(2)
 	x, _, _, ok := s.PointWithNormal(geom.Vec3{1, 1, 0})
 	n, _ := s.Normal(x)
-	fmt.Printf("%v %.6f, normal there %.6f\n", ok, x, n)
+	fmt.Printf("%v %.6f, normal there %.6f\n", ok, round6(x), round6(n))
 	// Output:
 	// true [1.414214 1.414214 0.000000], normal there [0.707107 0.707107 0.000000]
 }
@@ -59,7 +59,16 @@ func ExampleBody_Support() {
 		Pose:  geom.Pose{Position: geom.Vec3{0, 0, 3}, Orientation: geom.Quat{W: math.Cos(math.Pi / 4), V: geom.Vec3{0, 0, math.Sin(math.Pi / 4)}}},
 	}
 	h, x := b.Support(geom.Vec3{0, 1, 0}) // the long axis now points along y
-	fmt.Printf("h %.6f at %.6f\n", h, x)
+	fmt.Printf("h %.6f at %.6f\n", h, round6(x))
 	// Output:
 	// h 2.000000 at [0.000000 2.000000 3.000000]
+}
+
+// round6 rounds to the 6 decimals printed, and turns −0 into 0, so that a
+// coordinate within rounding of 0 prints the same on every platform.
+func round6(v geom.Vec3) geom.Vec3 {
+	for i, x := range v {
+		v[i] = math.Round(x*1e6)/1e6 + 0
+	}
+	return v
 }

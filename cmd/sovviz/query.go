@@ -59,7 +59,7 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	method := fs.String("method", def.Method.String(), "common-normal scheme: implicit, parametric or ntb")
 	guess := fs.String("guess", def.Guess.String(), "cold initial guess: quadtree, octree or support")
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T` (length units, > 0)")
-	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` cold repetitions of each query (0: off)")
+	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` repetitions of each query, cold (warm starts with -warm) (0: off)")
 	warm := fs.Bool("warm", false, "warm-start each line from the last answer with the same id (temporal coherence)")
 	jobs := fs.Int("j", 0, "answer with `N` workers in parallel, answers in input order (0: one per processor, or 1 with -timing)")
 	fs.Usage = func() {
@@ -136,9 +136,9 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // answerQueries streams src to dst line by line and returns how many lines
 // got status "error" or "failed". Output is buffered but flushed whenever
-// the input has nothing more buffered, so that a program driving sovviz
+// the input has no whole line buffered, so that a program driving sovviz
 // through a pipe, one line at a time, gets each answer without waiting for
-// the end of its input.
+// the end of its input (nor for the rest of a line it has begun to write).
 func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err error) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	bw := bufio.NewWriterSize(dst, 64<<10)
@@ -149,8 +149,9 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 	}
 	var lineBuf, out []byte
 	var last warmAnswers
+	seq := 0 // answered lines so far (the line numbers of -warm's window)
 	for lineNo := 1; ; lineNo++ {
-		if br.Buffered() == 0 {
+		if !lineBuffered(br) {
 			if err := bw.Flush(); err != nil {
 				return bad, fmt.Errorf("writing answers: %w", err)
 			}
@@ -168,8 +169,9 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 		if len(text) > 0 || tooLong {
 			var lw *warmAnswers
 			if qa.warm {
-				lw = &last
+				last.now, lw = seq, &last
 			}
+			seq++
 			a := answerLine(sv, text, tooLong, lineNo, times, lw)
 			if a.res == nil || a.res.Status == contact.Failed {
 				bad++
@@ -189,24 +191,58 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 	return bad, nil
 }
 
-// warmAnswers holds, for -warm, the last answer of each id. It is bounded:
-// past maxWarmIDs distinct ids it starts afresh (those ids' next lines are
-// answered cold, which costs time, never accuracy).
+// warmAnswers holds, for -warm, the last answer of each id, with the
+// number of the answered line that gave it. A line starts from its id's
+// last answer only when that answer is at most warmWindow answered lines
+// old: a rule on the id's own lines, so that it picks the same warm starts
+// whether one worker holds every id or each of several workers some
+// (answerQueriesParallel). Older answers are swept out as the map grows,
+// which bounds the memory to about twice the ids of the last warmWindow
+// lines, and changes no answer.
 type warmAnswers struct {
-	byID map[string]*contact.Result
+	byID  map[string]warmEntry
+	now   int // the number of the line being answered (set by the caller)
+	sweep int // sweep when the map reaches this size
 }
 
-const maxWarmIDs = 1 << 16
+type warmEntry struct {
+	line int
+	r    *contact.Result
+}
 
-func (w *warmAnswers) get(id string) *contact.Result { return w.byID[id] }
+// warmWindow is how many answered lines an answer stays usable for. (A
+// variable only so that TestQueryWarmWindow can shrink it.)
+var warmWindow = 1 << 15
+
+func (w *warmAnswers) get(id string) *contact.Result {
+	e, ok := w.byID[id]
+	if !ok || w.now-e.line > warmWindow {
+		return nil
+	}
+	return e.r
+}
 
 func (w *warmAnswers) put(id string, r *contact.Result) {
-	if w.byID == nil || len(w.byID) >= maxWarmIDs {
-		if _, ok := w.byID[id]; !ok {
-			w.byID = make(map[string]*contact.Result)
-		}
+	if w.byID == nil {
+		w.byID, w.sweep = make(map[string]warmEntry), 1024
 	}
-	w.byID[id] = r
+	w.byID[id] = warmEntry{w.now, r}
+	if len(w.byID) >= w.sweep {
+		for k, e := range w.byID {
+			if w.now-e.line > warmWindow {
+				delete(w.byID, k)
+			}
+		}
+		// Amortised: the next sweep waits for as many new ids as are kept.
+		w.sweep = max(2*len(w.byID), 1024)
+	}
+}
+
+// lineBuffered reports whether br holds a whole line already read, which
+// the next read returns without waiting for the input.
+func lineBuffered(br *bufio.Reader) bool {
+	buf, _ := br.Peek(br.Buffered())
+	return bytes.IndexByte(buf, '\n') >= 0
 }
 
 // answerLine parses and answers one non-empty line. With warm (-warm), a

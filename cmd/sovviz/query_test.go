@@ -11,7 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -603,6 +605,157 @@ func TestQueryWorkers(t *testing.T) {
 		want, _, _ := runCmd(t, head, "query", "-j", "1")
 		if code != 1 || !strings.Contains(errb.String(), "disk on fire") || out.String() != want {
 			t.Errorf("-j %s, failing input: exit %d, stderr %q, %d bytes out (want %d)", j, code, errb.String(), out.Len(), len(want))
+		}
+	}
+}
+
+// TestQueryWarmWindow: an id's last answer serves its next line only within
+// warmWindow answered lines (shrunk to 8 here), whichever worker holds it,
+// so -j 1 and -j N pick the same warm starts and print the same bytes; the
+// memory is swept of older answers. Cycling through 12 ids, two apart by
+// more than the window: every line is cold, as a line after a gap is.
+func TestQueryWarmWindow(t *testing.T) {
+	saved := warmWindow
+	warmWindow = 8
+	defer func() { warmWindow = saved }()
+	pairs := contact.PaperBattery(12, 5)
+	var cyc, near strings.Builder
+	for step := 0; step < 6; step++ {
+		for k := range pairs {
+			pairs[k][1].Pose.Position[0] += 1e-3
+			cyc.WriteString(queryLineOf(fmt.Sprint(k), &pairs[k][0], &pairs[k][1]) + "\n")
+			if k < 4 { // 4 ids: always within the window
+				near.WriteString(queryLineOf(fmt.Sprint(k), &pairs[k][0], &pairs[k][1]) + "\n")
+			}
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		input    string
+		wantWarm bool
+	}{{"12 ids", cyc.String(), false}, {"4 ids", near.String(), true}} {
+		cold, _, _ := runCmd(t, c.input, "query", "-j", "1")
+		one, _, _ := runCmd(t, c.input, "query", "-j", "1", "-warm")
+		for _, j := range []string{"2", "3"} {
+			if many, _, _ := runCmd(t, c.input, "query", "-j", j, "-warm"); many != one {
+				t.Errorf("%s: -warm -j %s differs from -warm -j 1", c.name, j)
+			}
+		}
+		if (one != cold) != c.wantWarm {
+			t.Errorf("%s: warm starts used: %v, want %v", c.name, one != cold, c.wantWarm)
+		}
+	}
+	// The sweep: after many ids, only those of the last window stay.
+	var w warmAnswers
+	r := &contact.Result{}
+	for i := 0; i < 5000; i++ {
+		w.now = i
+		w.put(fmt.Sprint(i), r)
+	}
+	if n := len(w.byID); n > 2048+warmWindow {
+		t.Errorf("%d answers kept after 5000 ids, window %d", n, warmWindow)
+	}
+	w.now = 5000
+	if w.get("4999") != r || w.get("4991") != nil || w.get("10") != nil {
+		t.Errorf("window: last id %v, one 9 lines old %v, an old one %v", w.get("4999"), w.get("4991"), w.get("10"))
+	}
+}
+
+// stallingWriter fails its first write after a pause, long enough for the
+// reader and the workers to fill every queue.
+type stallingWriter struct{ pause time.Duration }
+
+func (f *stallingWriter) Write(p []byte) (int, error) {
+	time.Sleep(f.pause)
+	return 0, errors.New("disk full")
+}
+
+// TestQueryWorkersStopOnWriteError: when the answers cannot be written,
+// the command fails with the error, and the workers and the reader stop
+// rather than wait forever to hand over their lines.
+func TestQueryWorkersStopOnWriteError(t *testing.T) {
+	pairs := contact.PaperBattery(400, 2)
+	var in strings.Builder
+	for i := range pairs {
+		in.WriteString(queryLineOf(fmt.Sprint(i), &pairs[i][0], &pairs[i][1]) + "\n")
+	}
+	base := runtime.NumGoroutine()
+	var errb bytes.Buffer
+	code := dispatch([]string{"query", "-j", "2"}, strings.NewReader(in.String()), &stallingWriter{300 * time.Millisecond}, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "disk full") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		t.Errorf("%d goroutines left behind", n-base)
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestQueryWorkersBoundMemory: with many workers and long lines, the lines
+// read ahead of the answers stay within the byte budget (16 MiB) rather
+// than workers × queueDepth lines of up to 1 MiB each: while the output is
+// stalled, the command reads no further.
+func TestQueryWorkersBoundMemory(t *testing.T) {
+	body := `{"shape": {"a": [1, 1, 1], "eps": [1, 1]}}`
+	line := `{"id": "` + strings.Repeat("x", 900<<10) + `", "a": ` + body + `, "b": ` + body + "}\n"
+	src := &countingReader{r: strings.NewReader(strings.Repeat(line, 80))} // 72 MB
+	var errb bytes.Buffer
+	code := dispatch([]string{"query", "-j", "8"}, src, &stallingWriter{300 * time.Millisecond}, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "disk full") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	limit := int64(16<<20 + 2*len(line) + 64<<10) // (written out: a test of the budget, not of its constants)
+	if got := src.n.Load(); got > limit {
+		t.Errorf("read %d MB ahead of the answers, budget %d MB", got>>20, limit>>20)
+	}
+}
+
+// TestQueryStreamsPartialLine: a client that has written one whole line and
+// the start of the next gets the first answer without finishing the second
+// line (the serial path waited while any input was buffered).
+func TestQueryStreamsPartialLine(t *testing.T) {
+	for _, j := range []string{"1", "3"} {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			var errb bytes.Buffer
+			done <- dispatch([]string{"query", "-j", j}, inR, outW, &errb)
+			outW.Close()
+		}()
+		line := `{"id": "1", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [3, 0, 0]}}}` + "\n"
+		half := len(line) / 2
+		go io.WriteString(inW, line+line[:half]) // one write: both in one read
+		got := make(chan string, 1)
+		go func() { s, _ := bufio.NewReader(outR).ReadString('\n'); got <- s }()
+		select {
+		case s := <-got:
+			if o := decodeOut(t, s); *o.ID != "1" {
+				t.Errorf("-j %s: answer %s", j, s)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("-j %s: no answer to a whole line while the next is half written", j)
+		}
+		io.WriteString(inW, line[half:])
+		inW.Close()
+		go io.Copy(io.Discard, outR)
+		if code := <-done; code != 0 {
+			t.Errorf("-j %s: exit %d", j, code)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"io"
 
 	"github.com/sovviz/sovviz/contact"
@@ -14,12 +13,22 @@ import (
 // not read far ahead of the answers.
 const queueDepth = 64
 
+// Lines in flight (read, not yet written) also hold a share of a byte
+// budget, one token per started budgetToken bytes of line, so that long
+// lines (up to maxQueryLine each, an answer echoing its id as long) cannot
+// pile up by the worker's queueDepth: at most budgetTokens tokens are held.
+const (
+	budgetToken  = 64 << 10
+	budgetTokens = 256 // 16 MiB of lines
+)
+
 // queryJob is one non-empty input line handed to a worker.
 type queryJob struct {
 	seq     int // order among the answered lines
 	lineNo  int
 	text    []byte // the worker's own copy
 	tooLong bool
+	tokens  int // of the byte budget
 	// With -warm the reader parses the line (to route it by its id), and
 	// the worker answers the parsed input.
 	parsed bool
@@ -29,21 +38,27 @@ type queryJob struct {
 
 // queryDone is one answered line: its output, ready to write.
 type queryDone struct {
-	seq int
-	out []byte
-	bad bool
+	seq    int
+	out    []byte
+	bad    bool
+	tokens int
 }
 
 // answerQueriesParallel is answerQueries with the lines answered by workers
 // goroutines, each with its own solver, and the answers written in input
-// order. Every answer is the one answerQueries gives (a query depends on
+// order. Every answer is the one answerQueries gives: a query depends on
 // its line only, or with -warm on the lines before it with the same id,
-// which go to the same worker in order). Output is flushed whenever no
-// answer is ready to write, so a program that drives sovviz through a pipe
-// one line at a time still gets each answer before it sends the next.
+// which go to the same worker in order, under a rule on the id's own lines
+// (warmAnswers). Output is flushed whenever no answer is ready to write, so
+// a program that drives sovviz through a pipe one line at a time still
+// gets each answer before it sends the next. When writing fails, the
+// workers and the reader stop at their next hand-over.
 func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers int) (bad int, err error) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	bw := bufio.NewWriterSize(dst, 64<<10)
+	quit := make(chan struct{})
+	defer close(quit)
+	budget := make(chan struct{}, budgetTokens)
 	results := make(chan queryDone, workers*queueDepth)
 	jobs := make([]chan queryJob, workers)
 	for w := range jobs {
@@ -54,11 +69,17 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 			for j := range in {
 				var a queryAnswer
 				if j.parsed {
+					last.now = j.seq
 					a = answerParsed(sv, j.in, j.err, j.lineNo, nil, &last)
 				} else {
 					a = answerLine(sv, j.text, j.tooLong, j.lineNo, nil, nil)
 				}
-				results <- queryDone{seq: j.seq, out: appendAnswer(nil, &a), bad: a.res == nil || a.res.Status == contact.Failed}
+				d := queryDone{seq: j.seq, out: appendAnswer(nil, &a), bad: a.res == nil || a.res.Status == contact.Failed, tokens: j.tokens}
+				select {
+				case results <- d:
+				case <-quit:
+					return
+				}
 			}
 		}(jobs[w])
 	}
@@ -75,7 +96,6 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 				close(c)
 			}
 		}()
-		seed := maphash.MakeSeed()
 		var lineBuf []byte
 		seq := 0
 		for lineNo := 1; ; lineNo++ {
@@ -91,6 +111,16 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 			text := bytes.TrimSpace(line)
 			if len(text) > 0 || tooLong {
 				j := queryJob{seq: seq, lineNo: lineNo, tooLong: tooLong}
+				// (A line of the longest kind takes 17 tokens, well below
+				// the budget, so the reader alone never waits for itself.)
+				j.tokens = min(1+len(text)/budgetToken, budgetTokens)
+				for range j.tokens {
+					select {
+					case budget <- struct{}{}:
+					case <-quit:
+						return
+					}
+				}
 				w := seq % workers
 				if qa.warm && !tooLong {
 					// Lines of one id go to one worker, in order, where
@@ -98,12 +128,16 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 					j.parsed = true
 					j.in, j.err = parseQueryLine(text)
 					if j.in.hasID {
-						w = int(maphash.String(seed, j.in.id) % uint64(workers))
+						w = int(idHash(j.in.id) % uint64(workers))
 					}
 				} else {
 					j.text = append([]byte(nil), text...)
 				}
-				jobs[w] <- j
+				select {
+				case jobs[w] <- j:
+				case <-quit:
+					return
+				}
 				seq++
 			}
 			if rerr == io.EOF {
@@ -128,6 +162,9 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 			}
 			if _, err := bw.Write(d.out); err != nil {
 				return bad, fmt.Errorf("writing answers: %w", err)
+			}
+			for range d.tokens {
+				<-budget
 			}
 		}
 		if total >= 0 && next >= total {
@@ -154,6 +191,16 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 		return bad, fmt.Errorf("writing answers: %w", err)
 	}
 	return bad, readErr
+}
+
+// idHash is FNV-1a of an id: which worker answers an id's lines under
+// -warm, the same on every run.
+func idHash(id string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint64(id[i])) * 1099511628211
+	}
+	return h
 }
 
 // queryWorkers is how many workers answer the lines: -j, or with -j 0 one
