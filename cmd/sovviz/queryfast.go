@@ -193,20 +193,13 @@ func (p *fastParser) number() (float64, bool) {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		i = digits(s, i)
 	default:
 		return 0, false
 	}
 	if i < len(s) && s[i] == '.' {
-		i++
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, false
+		if i = digits(s, i+1); s[i-1] == '.' {
+			return 0, false // no digit after the point
 		}
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -215,11 +208,8 @@ func (p *fastParser) number() (float64, bool) {
 			i++
 		}
 		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, false
+		if i = digits(s, i); i == d {
+			return 0, false // no digit in the exponent
 		}
 	}
 	v, err := strconv.ParseFloat(string(s[start:i]), 64)
@@ -228,4 +218,12 @@ func (p *fastParser) number() (float64, bool) {
 	}
 	p.i = i
 	return v, true
+}
+
+// digits returns the index after the run of decimal digits at s[i:].
+func digits(s []byte, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
