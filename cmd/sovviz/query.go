@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -92,8 +93,9 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	}
 	qa.timing = *timing
 	qa.warm = *warm
-	if *jobs < 0 || *jobs > 1024 {
-		return qa, fmt.Errorf("query: -j %d: want a number of workers in [1, 1024] (0: one per processor)", *jobs)
+	if *jobs < 0 || *jobs > budgetTokens {
+		// (More workers than lines allowed in flight would idle.)
+		return qa, fmt.Errorf("query: -j %d: want a number of workers in [1, %d] (0: one per processor)", *jobs, budgetTokens)
 	}
 	if *jobs > 1 && qa.timing > 0 {
 		return qa, fmt.Errorf("query: -j %d with -timing: a query timed while others run is timed under their load; use -j 1 (the default with -timing)", *jobs)
@@ -198,7 +200,8 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 // whether one worker holds every id or each of several workers some
 // (answerQueriesParallel). Older answers are swept out as the map grows,
 // which bounds the memory to about twice the ids of the last warmWindow
-// lines, and changes no answer.
+// lines, and changes no answer. An id longer than maxWarmKey bytes is kept
+// by its SHA-256 digest, so an entry's size does not grow with its id.
 type warmAnswers struct {
 	byID  map[string]warmEntry
 	now   int // the number of the line being answered (set by the caller)
@@ -214,8 +217,21 @@ type warmEntry struct {
 // variable only so that TestQueryWarmWindow can shrink it.)
 var warmWindow = 1 << 15
 
+// maxWarmKey is the longest id kept as itself in warmAnswers.
+const maxWarmKey = 32
+
+// warmKey is the map key of an id: the id itself, or for a longer one its
+// digest plus a marker byte (33 bytes: no short id has that length).
+func warmKey(id string) string {
+	if len(id) <= maxWarmKey {
+		return id
+	}
+	d := sha256.Sum256([]byte(id))
+	return string(append(d[:], 0))
+}
+
 func (w *warmAnswers) get(id string) *contact.Result {
-	e, ok := w.byID[id]
+	e, ok := w.byID[warmKey(id)]
 	if !ok || w.now-e.line > warmWindow {
 		return nil
 	}
@@ -226,7 +242,7 @@ func (w *warmAnswers) put(id string, r *contact.Result) {
 	if w.byID == nil {
 		w.byID, w.sweep = make(map[string]warmEntry), 1024
 	}
-	w.byID[id] = warmEntry{w.now, r}
+	w.byID[warmKey(id)] = warmEntry{w.now, r}
 	if len(w.byID) >= w.sweep {
 		for k, e := range w.byID {
 			if w.now-e.line > warmWindow {
@@ -331,6 +347,9 @@ func readLine(br *bufio.Reader, buf []byte, max int) (line []byte, tooLong bool,
 		}
 		buf = bytes.TrimSuffix(buf, []byte("\n"))
 		buf = bytes.TrimSuffix(buf, []byte("\r"))
+		if len(buf) > max { // the +2 above let through up to 2 more bytes
+			tooLong, buf = true, buf[:0]
+		}
 		return buf, tooLong, err
 	}
 }

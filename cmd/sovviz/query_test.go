@@ -378,6 +378,7 @@ func TestQueryFlags(t *testing.T) {
 		{[]string{"-tol", "NaN"}, 2, "-tol NaN"},
 		{[]string{"-timing", "-1"}, 2, "-timing -1"},
 		{[]string{"-j", "-1"}, 2, "-j -1: want a number of workers"},
+		{[]string{"-j", "257"}, 2, "-j 257: want a number of workers in [1, 256]"},
 		{[]string{"-j", "2", "-timing", "3"}, 2, "-j 2 with -timing"},
 		{[]string{"-bogus"}, 2, "flag provided but not defined"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
@@ -661,6 +662,71 @@ func TestQueryWarmWindow(t *testing.T) {
 	}
 }
 
+// TestWarmAnswersSweep: the window's boundary (an answer exactly
+// warmWindow lines old serves, one line older does not), and a sweep keeps
+// every answer still within the window, so sweeping changes no warm start.
+func TestWarmAnswersSweep(t *testing.T) {
+	saved := warmWindow
+	warmWindow = 100
+	defer func() { warmWindow = saved }()
+	var w warmAnswers
+	res := make([]contact.Result, 3000)
+	for i := range res {
+		w.now = i
+		w.put(fmt.Sprint(i), &res[i])
+		if i%7 == 0 { // an id asked again, 1/4 window later
+			if j := i - 25; j >= 0 && j%7 != 0 {
+				if got := w.get(fmt.Sprint(j)); got != &res[j] {
+					t.Fatalf("line %d: id %d (25 lines old) not served", i, j)
+				}
+			}
+		}
+	}
+	swept := false
+	for i := 0; i < 2999-warmWindow; i++ {
+		if _, ok := w.byID[fmt.Sprint(i)]; !ok {
+			swept = true
+		}
+	}
+	if !swept {
+		t.Fatal("no sweep in 3,000 ids with a window of 100")
+	}
+	for i := 2999 - warmWindow; i < 3000; i++ {
+		if w.get(fmt.Sprint(i)) != &res[i] {
+			t.Errorf("id %d, %d lines old: not served after the sweeps", i, w.now-i)
+		}
+	}
+	w.now = 3000
+	if w.get("2900") != &res[2900] || w.get("2899") != nil {
+		t.Errorf("boundary: %d lines old %v (want served), %d lines old %v (want none)",
+			warmWindow, w.get("2900"), warmWindow+1, w.get("2899"))
+	}
+}
+
+// TestWarmKey: long ids are kept by digest, distinct ids stay distinct, and
+// no short id can meet a digest key.
+func TestWarmKey(t *testing.T) {
+	long1, long2 := strings.Repeat("x", 1<<20), strings.Repeat("x", 1<<20-1)+"y"
+	for _, c := range []struct {
+		id      string
+		wantLen int
+	}{{"", 0}, {"abc", 3}, {strings.Repeat("z", maxWarmKey), maxWarmKey}, {strings.Repeat("z", maxWarmKey+1), maxWarmKey + 1}, {long1, maxWarmKey + 1}} {
+		if k := warmKey(c.id); len(k) != c.wantLen {
+			t.Errorf("id of %d bytes: key of %d bytes, want %d", len(c.id), len(k), c.wantLen)
+		}
+	}
+	if warmKey(long1) == warmKey(long2) {
+		t.Error("two long ids share a key")
+	}
+	var w warmAnswers
+	r1, r2 := &contact.Result{}, &contact.Result{}
+	w.put(long1, r1)
+	w.put(long2, r2)
+	if w.get(long1) != r1 || w.get(long2) != r2 || w.get(long1[:100]) != nil {
+		t.Error("long ids: wrong answers served")
+	}
+}
+
 // stallingWriter fails its first write after a pause, long enough for the
 // reader and the workers to fill every queue.
 type stallingWriter struct{ pause time.Duration }
@@ -706,6 +772,24 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// settledWriter fails its first write once the reader has stopped reading
+// (no byte read for half a second; at most 60 s): then everything that
+// will be read ahead of the answers has been, however slow the test runs.
+type settledWriter struct{ src *countingReader }
+
+func (f settledWriter) Write(p []byte) (int, error) {
+	last, still := int64(-1), 0
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && still < 10; {
+		time.Sleep(50 * time.Millisecond)
+		if n := f.src.n.Load(); n != last {
+			last, still = n, 0
+		} else {
+			still++
+		}
+	}
+	return 0, errors.New("disk full")
+}
+
 // TestQueryWorkersBoundMemory: with many workers and long lines, the lines
 // read ahead of the answers stay within the byte budget (16 MiB) rather
 // than workers × queueDepth lines of up to 1 MiB each: while the output is
@@ -715,7 +799,7 @@ func TestQueryWorkersBoundMemory(t *testing.T) {
 	line := `{"id": "` + strings.Repeat("x", 900<<10) + `", "a": ` + body + `, "b": ` + body + "}\n"
 	src := &countingReader{r: strings.NewReader(strings.Repeat(line, 80))} // 72 MB
 	var errb bytes.Buffer
-	code := dispatch([]string{"query", "-j", "8"}, src, &stallingWriter{300 * time.Millisecond}, &errb)
+	code := dispatch([]string{"query", "-j", "8"}, src, settledWriter{src}, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "disk full") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
@@ -756,6 +840,40 @@ func TestQueryStreamsPartialLine(t *testing.T) {
 		go io.Copy(io.Discard, outR)
 		if code := <-done; code != 0 {
 			t.Errorf("-j %s: exit %d", j, code)
+		}
+	}
+}
+
+// TestReadLineLimit: a line of exactly max bytes is read, one byte more is
+// too long, with or without "\r\n" or "\n", and at the end of the input.
+func TestReadLineLimit(t *testing.T) {
+	const max = 100
+	for _, c := range []struct {
+		n       int
+		end     string
+		tooLong bool
+	}{
+		{max, "\n", false}, {max, "\r\n", false}, {max, "", false},
+		{max + 1, "\n", true}, {max + 1, "\r\n", true}, {max + 1, "", true},
+		{max + 2, "", true}, {max + 2, "\n", true}, {3 * max, "\n", true},
+	} {
+		in := strings.Repeat("x", c.n) + c.end
+		if c.end != "" {
+			in += "next\n"
+		}
+		br := bufio.NewReaderSize(strings.NewReader(in), 16)
+		line, tooLong, err := readLine(br, nil, max)
+		if tooLong != c.tooLong || (!tooLong && len(line) != c.n) || (tooLong && len(line) != 0) {
+			t.Errorf("%d bytes + %q: tooLong %v, %d bytes read", c.n, c.end, tooLong, len(line))
+		}
+		if c.end == "" {
+			if err != io.EOF {
+				t.Errorf("%d bytes at the end: err %v", c.n, err)
+			}
+			continue
+		}
+		if next, _, _ := readLine(br, nil, max); string(next) != "next" {
+			t.Errorf("%d bytes + %q: next line %q", c.n, c.end, next)
 		}
 	}
 }

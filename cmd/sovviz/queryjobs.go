@@ -15,8 +15,10 @@ const queueDepth = 64
 
 // Lines in flight (read, not yet written) also hold a share of a byte
 // budget, one token per started budgetToken bytes of line, so that long
-// lines (up to maxQueryLine each, an answer echoing its id as long) cannot
-// pile up by the worker's queueDepth: at most budgetTokens tokens are held.
+// lines (up to maxQueryLine each, an answer echoing its id as long or,
+// escaped, up to 6 times as long) cannot pile up by the worker's
+// queueDepth: at most budgetTokens tokens are held, so at most that many
+// lines are in flight whatever the number of workers.
 const (
 	budgetToken  = 64 << 10
 	budgetTokens = 256 // 16 MiB of lines
@@ -51,8 +53,10 @@ type queryDone struct {
 // which go to the same worker in order, under a rule on the id's own lines
 // (warmAnswers). Output is flushed whenever no answer is ready to write, so
 // a program that drives sovviz through a pipe one line at a time still
-// gets each answer before it sends the next. When writing fails, the
-// workers and the reader stop at their next hand-over.
+// gets each answer before it sends the next. When writing fails the
+// command returns at once; the workers then finish the line in hand and
+// stop, and the reader stops once its pending read returns (a reader
+// blocked on an idle pipe holds only its buffer until then).
 func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers int) (bad int, err error) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	bw := bufio.NewWriterSize(dst, 64<<10)
