@@ -230,19 +230,23 @@ func warmKey(id string) string {
 	return string(append(d[:], 0))
 }
 
-func (w *warmAnswers) get(id string) *contact.Result {
-	e, ok := w.byID[warmKey(id)]
+// get returns the answer kept under key (warmKey of an id), if it is
+// still within the window.
+func (w *warmAnswers) get(key string) *contact.Result {
+	e, ok := w.byID[key]
 	if !ok || w.now-e.line > warmWindow {
 		return nil
 	}
 	return e.r
 }
 
-func (w *warmAnswers) put(id string, r *contact.Result) {
+// put keeps r under key (warmKey of an id), sweeping out old answers as
+// the map grows.
+func (w *warmAnswers) put(key string, r *contact.Result) {
 	if w.byID == nil {
 		w.byID, w.sweep = make(map[string]warmEntry), 1024
 	}
-	w.byID[warmKey(id)] = warmEntry{w.now, r}
+	w.byID[key] = warmEntry{w.now, r}
 	if len(w.byID) >= w.sweep {
 		for k, e := range w.byID {
 			if w.now-e.line > warmWindow {
@@ -280,8 +284,10 @@ func answerParsed(sv *contact.Solver, in queryInput, err error, lineNo int, time
 		return a
 	}
 	var prev *contact.Result
+	var key string
 	if warm != nil && in.hasID {
-		prev = warm.get(in.id)
+		key = warmKey(in.id)
+		prev = warm.get(key)
 	}
 	// The first query is not timed: it also fills the solver's per-shape
 	// cache (convexity analysis), which is a property of the shapes, not
@@ -313,7 +319,7 @@ func answerParsed(sv *contact.Solver, in queryInput, err error, lineNo int, time
 	a.res = &res
 	a.warning = nonConvexWarning(&res, &in.a.Shape, &in.b.Shape)
 	if warm != nil && in.hasID {
-		warm.put(in.id, &res)
+		warm.put(key, &res)
 	}
 	return a
 }

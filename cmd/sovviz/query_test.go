@@ -691,6 +691,11 @@ func TestWarmAnswersSweep(t *testing.T) {
 	if !swept {
 		t.Fatal("no sweep in 3,000 ids with a window of 100")
 	}
+	// A sweep starts when the map doubles what the last one kept (at
+	// least 1,024 entries), and keeps at most the window's 101 ids.
+	if n := len(w.byID); n > 1024 {
+		t.Errorf("%d answers kept for 3,000 ids, window %d", n, warmWindow)
+	}
 	for i := 2999 - warmWindow; i < 3000; i++ {
 		if w.get(fmt.Sprint(i)) != &res[i] {
 			t.Errorf("id %d, %d lines old: not served after the sweeps", i, w.now-i)
@@ -711,8 +716,14 @@ func TestWarmKey(t *testing.T) {
 		id      string
 		wantLen int
 	}{{"", 0}, {"abc", 3}, {strings.Repeat("z", maxWarmKey), maxWarmKey}, {strings.Repeat("z", maxWarmKey+1), maxWarmKey + 1}, {long1, maxWarmKey + 1}} {
-		if k := warmKey(c.id); len(k) != c.wantLen {
+		k := warmKey(c.id)
+		if len(k) != c.wantLen {
 			t.Errorf("id of %d bytes: key of %d bytes, want %d", len(c.id), len(k), c.wantLen)
+		}
+		// A short id is its own key; a longer one's key is its digest and
+		// the marker byte, a length no id kept as itself has.
+		if long := len(c.id) > maxWarmKey; long != (k != c.id) || long && (len(k) <= maxWarmKey || k[len(k)-1] != 0) {
+			t.Errorf("id of %d bytes: key %q", len(c.id), k)
 		}
 	}
 	if warmKey(long1) == warmKey(long2) {
@@ -720,9 +731,9 @@ func TestWarmKey(t *testing.T) {
 	}
 	var w warmAnswers
 	r1, r2 := &contact.Result{}, &contact.Result{}
-	w.put(long1, r1)
-	w.put(long2, r2)
-	if w.get(long1) != r1 || w.get(long2) != r2 || w.get(long1[:100]) != nil {
+	w.put(warmKey(long1), r1)
+	w.put(warmKey(long2), r2)
+	if w.get(warmKey(long1)) != r1 || w.get(warmKey(long2)) != r2 || w.get(warmKey(long1[:100])) != nil {
 		t.Error("long ids: wrong answers served")
 	}
 }
@@ -874,6 +885,21 @@ func TestReadLineLimit(t *testing.T) {
 		}
 		if next, _, _ := readLine(br, nil, max); string(next) != "next" {
 			t.Errorf("%d bytes + %q: next line %q", c.n, c.end, next)
+		}
+	}
+}
+
+// TestQueryWorkersCount: -j as given, else one per processor, at most the
+// lines allowed in flight (more workers would never get a line), one when
+// timing.
+func TestQueryWorkersCount(t *testing.T) {
+	for _, c := range []struct {
+		jobs, timing, procs, want int
+	}{
+		{0, 0, 2, 2}, {0, 0, 0, 1}, {0, 0, 300, budgetTokens}, {0, 5, 8, 1}, {3, 0, 8, 3}, {1, 5, 8, 1},
+	} {
+		if got := queryWorkers(&queryArgs{jobs: c.jobs, timing: c.timing}, c.procs); got != c.want {
+			t.Errorf("-j %d, timing %d, %d processors: %d workers, want %d", c.jobs, c.timing, c.procs, got, c.want)
 		}
 	}
 }

@@ -71,6 +71,11 @@ func answerQueriesParallel(src io.Reader, dst io.Writer, qa *queryArgs, workers 
 			sv := contact.NewSolver(qa.opt)
 			var last warmAnswers
 			for j := range in {
+				select {
+				case <-quit:
+					return // the answers cannot be written
+				default:
+				}
 				var a queryAnswer
 				if j.parsed {
 					last.now = j.seq
@@ -208,8 +213,8 @@ func idHash(id string) uint64 {
 }
 
 // queryWorkers is how many workers answer the lines: -j, or with -j 0 one
-// per processor the Go runtime uses (one when timing: a query timed while
-// others run would be timed under their load).
+// per processor the Go runtime uses, at most budgetTokens (one when
+// timing: a query timed while others run would be timed under their load).
 func queryWorkers(qa *queryArgs, procs int) int {
 	switch {
 	case qa.jobs > 0:
@@ -217,5 +222,5 @@ func queryWorkers(qa *queryArgs, procs int) int {
 	case qa.timing > 0:
 		return 1
 	}
-	return max(procs, 1)
+	return min(max(procs, 1), budgetTokens)
 }
