@@ -10,8 +10,10 @@ import (
 )
 
 // refMinDistance is the independent check for bodies that may be non-convex:
-// dense sampling of both surfaces, then a compass search over the four
-// parameters from the best sampled pairs. An upper bound of the true minimum
+// dense sampling of both surfaces (a parametric grid and rays from the
+// centre), then from the best sampled pairs a compass search over the four
+// parameters and BFGS in two charts. Every value it takes is the distance
+// of two surface points, so it is an upper bound of the true minimum
 // distance between the surfaces (tight when the search succeeds).
 func refMinDistance(a, b *geom.Body) float64 {
 	ra, rb := newRefBody(a), newRefBody(b)
@@ -54,9 +56,12 @@ func refMinDistance(a, b *geom.Body) float64 {
 	best := math.Inf(1)
 	for _, c := range top {
 		x := [4]float64{ra.prm[c.i][0], ra.prm[c.i][1], rb.prm[c.j][0], rb.prm[c.j][1]}
+		// (No clamp on the polar parameters: Point(p1, p2) is the surface
+		// point Point(p1 + π, π − p2) beyond the pole, so the search may
+		// cross it.)
 		f := func(x [4]float64) float64 {
-			p := ra.t.Point(ra.s.Point(x[0], math.Max(-math.Pi/2, math.Min(math.Pi/2, x[1]))))
-			q := rb.t.Point(rb.s.Point(x[2], math.Max(-math.Pi/2, math.Min(math.Pi/2, x[3]))))
+			p := ra.t.Point(ra.s.Point(x[0], x[1]))
+			q := rb.t.Point(rb.s.Point(x[2], x[3]))
 			return p.Sub(q).Len()
 		}
 		v := f(x)
@@ -87,8 +92,22 @@ func refMinDistance(a, b *geom.Body) float64 {
 		// the squared distance follows it. Its value, too, is the distance
 		// of two surface points.
 		best = math.Min(best, bfgsPolish(f, x))
+		// The parameters have a cusp at a box-like face's centre (spow of
+		// a small exponent), where BFGS stalls; in the chart tan σ =
+		// spow(tan p, e) the surface is smooth there.
+		ea, eb := ra.s.Eps, rb.s.Eps
+		g := func(y [4]float64) float64 {
+			return f([4]float64{chart(y[0], 1/ea[0]), chart(y[1], 1/ea[1]), chart(y[2], 1/eb[0]), chart(y[3], 1/eb[1])})
+		}
+		best = math.Min(best, bfgsPolish(g, [4]float64{chart(x[0], ea[0]), chart(x[1], ea[1]), chart(x[2], eb[0]), chart(x[3], eb[1])}))
 	}
 	return best
+}
+
+// chart maps an angle p to σ with tan σ = spow(tan p, e), in the same
+// quadrant; chart(chart(p, e), 1/e) = p.
+func chart(p, e float64) float64 {
+	return math.Atan2(geom.Spow(math.Sin(p), e), geom.Spow(math.Cos(p), e))
 }
 
 // bfgsPolish minimises f² from x0 by BFGS (central-difference gradient,
@@ -155,7 +174,7 @@ func bfgsPolish(f func([4]float64) float64, x0 [4]float64) float64 {
 			sy += sv[k] * yv[k]
 		}
 		x, fx, g = xn, fn, gn
-		if sy <= 0 {
+		if !(sy > 0) { // no curvature information (or NaN): keep H
 			continue
 		}
 		// H ← (I − ρ s yᵀ) H (I − ρ y sᵀ) + ρ s sᵀ
@@ -263,7 +282,7 @@ func TestNonConvexSeparatedPairs(t *testing.T) {
 	if testing.Short() {
 		n = 6
 	}
-	bad, certified := 0, 0
+	certified := 0
 	for i := 0; i < n; i++ {
 		u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 		mk := func() geom.Superovoid {
@@ -295,17 +314,8 @@ func TestNonConvexSeparatedPairs(t *testing.T) {
 			if res.Certified {
 				certified++
 			}
-			if res.Status != Converged || res.Distance > ref+1e-9 {
-				bad++
-				t.Logf("pair %d %v: got %.12f (%v) want %.12f", i, m, res.Distance, res.Status, ref)
-			}
-			if math.Abs(res.Q.Sub(res.P).Len()-math.Abs(res.Distance)) > 1e-12 {
-				t.Errorf("pair %d %v: |Q-P| %v differs from distance %v", i, m, res.Q.Sub(res.P).Len(), res.Distance)
-			}
+			checkSeparatedAnswer(t, &a, &b, &res, ref, fmt.Sprintf("pair %d %v", i, m))
 		}
-	}
-	if bad > 0 {
-		t.Errorf("%d of %d non-convex answers are not the true closest pair", bad, 3*n)
 	}
 	t.Logf("%d of %d answers certified by the support planes", certified, 3*n)
 }
@@ -501,6 +511,51 @@ func TestDeepOverlaps(t *testing.T) {
 	}
 }
 
+// checkSeparatedAnswer checks a separated answer from both sides against
+// ref, an upper bound of the true distance from sampled surface points:
+// the solver's local witness points lie on the surfaces and map to P and Q
+// (then |Q − P|, which must be the distance, is at least the true
+// minimum), the distance is at most ref, and both normals are the surfaces'
+// at the points, opposite, and along Q − P. It reports whether the answer
+// converged with a positive distance (the other checks need one).
+func checkSeparatedAnswer(t *testing.T, a, b *geom.Body, res *Result, ref float64, tag string) bool {
+	t.Helper()
+	if !(ref >= 0) || math.IsInf(ref, 0) {
+		t.Fatalf("%s: the reference found no distance (%v)", tag, ref)
+	}
+	if res.Status != Converged || !(res.Distance > 0) {
+		t.Errorf("%s: %v, distance %.12g", tag, res.Status, res.Distance)
+		return false
+	}
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	// (The solver's own local points: near a pointy tip the normal turns so
+	// fast that the rounding of a world-to-local round trip moves it by
+	// 1e-5.)
+	if ta.Point(res.LocalP).Sub(res.P).Len() > 1e-12 || tb.Point(res.LocalQ).Sub(res.Q).Len() > 1e-12 {
+		t.Errorf("%s: local points %v, %v are not P, Q", tag, res.LocalP, res.LocalQ)
+	}
+	fa, okA := a.Shape.Residual(res.LocalP)
+	fb, okB := b.Shape.Residual(res.LocalQ)
+	if !okA || !okB || math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 {
+		t.Errorf("%s: witness points off the surfaces (residuals %.3g, %.3g)", tag, fa, fb)
+	}
+	d := res.Q.Sub(res.P)
+	if math.Abs(d.Len()-res.Distance) > 1e-12 {
+		t.Errorf("%s: |Q − P| %.15g, distance %.15g", tag, d.Len(), res.Distance)
+	}
+	if res.Distance > ref+1e-9 {
+		t.Errorf("%s: distance %.12f, a sampled pair is at %.12f", tag, res.Distance, ref)
+	}
+	u := d.Mul(1 / d.Len())
+	na, okN := a.Shape.Normal(res.LocalP)
+	nb, okM := b.Shape.Normal(res.LocalQ)
+	if !okN || !okM || ta.Dir(na).Sub(res.Normal).Len() > 1e-9 || tb.Dir(nb).Sub(res.NormalQ).Len() > 1e-9 ||
+		u.Sub(res.Normal).Len() > 1e-6 || res.NormalQ.Add(res.Normal).Len() > 1e-6 {
+		t.Errorf("%s: normals %v, %v; surface normals %v, %v; direction of Q − P %v", tag, res.Normal, res.NormalQ, ta.Dir(na), tb.Dir(nb), u)
+	}
+	return true
+}
+
 // Separated and nearly touching pairs over the whole range (a in
 // [0.3, 2], e1, e2 in [0.1, 1.9], tx, ty in [-0.5, 0.5]: most shapes
 // non-convex, some pointy or box-like), every scheme. Dense sampling gives
@@ -509,16 +564,16 @@ func TestDeepOverlaps(t *testing.T) {
 // must be the distance, is at least the true minimum), and the distance is
 // at most the sampled one (no sampled pair does better). The normal is the
 // surface's at P, and Q − P runs along it, as at any closest pair of smooth
-// surfaces. The sampling can still miss the closest pair by a little
-// (2e-6 in 3 of the 72 answers here); the test logs how often the answer
-// beats it, and by how much.
+// surfaces (checkSeparatedAnswer). The test logs how often an answer beats
+// the sampled distance (none here; 3 of 1,200 answers, by under 3e-9, in
+// a 400-pair sweep), and how many the solver certified itself.
 func TestWideTaperedSeparatedPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	n := 24
 	if testing.Short() {
 		n = 6
 	}
-	beat, nonConvex, maxBeat := 0, 0, 0.0
+	beat, nonConvex, certified, maxBeat := 0, 0, 0, 0.0
 	for i := 0; i < n; i++ {
 		a := geom.Body{Shape: randShapeWide(r), Pose: geom.Pose{Orientation: randQuat(r)}}
 		b := geom.Body{Shape: randShapeWide(r), Pose: geom.Pose{Orientation: randQuat(r)}}
@@ -546,42 +601,21 @@ func TestWideTaperedSeparatedPairs(t *testing.T) {
 			nonConvex++
 		}
 		ref := refMinDistance(&a, &b)
-		ta, tb := a.Pose.Transform(), b.Pose.Transform()
 		for _, m := range allMethods {
 			opt.Method = m
 			res := Query(&a, &b, &opt)
 			tag := fmt.Sprintf("pair %d %v (%+v, %+v)", i, m, a.Shape, b.Shape)
-			if res.Status != Converged || !(res.Distance > 0) {
-				t.Errorf("%s: %v, distance %.12g", tag, res.Status, res.Distance)
+			if !checkSeparatedAnswer(t, &a, &b, &res, ref, tag) {
 				continue
 			}
-			// (The solver's own local points: near a pointy tip the normal
-			// turns so fast that the rounding of a world-to-local round trip
-			// moves it by 1e-5.)
-			if ta.Point(res.LocalP).Sub(res.P).Len() > 1e-12 || tb.Point(res.LocalQ).Sub(res.Q).Len() > 1e-12 {
-				t.Errorf("%s: local points %v, %v are not P, Q", tag, res.LocalP, res.LocalQ)
-			}
-			fa, okA := a.Shape.Residual(res.LocalP)
-			fb, okB := b.Shape.Residual(res.LocalQ)
-			if !okA || !okB || math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 {
-				t.Errorf("%s: witness points off the surfaces (residuals %.3g, %.3g)", tag, fa, fb)
-			}
-			d := res.Q.Sub(res.P)
-			if math.Abs(d.Len()-res.Distance) > 1e-12 {
-				t.Errorf("%s: |Q − P| %.15g, distance %.15g", tag, d.Len(), res.Distance)
-			}
-			if res.Distance > ref+1e-9 {
-				t.Errorf("%s: distance %.12f, a sampled pair is at %.12f", tag, res.Distance, ref)
+			if res.Certified {
+				certified++
 			}
 			if res.Distance < ref-1e-9 {
 				beat++
 				maxBeat = math.Max(maxBeat, ref-res.Distance)
 			}
-			na, okN := a.Shape.Normal(res.LocalP)
-			if !okN || ta.Dir(na).Sub(res.Normal).Len() > 1e-9 || d.Mul(1/d.Len()).Sub(res.Normal).Len() > 1e-6 {
-				t.Errorf("%s: normal %v, surface normal %v, direction of Q − P %v", tag, res.Normal, ta.Dir(na), d.Mul(1/d.Len()))
-			}
 		}
 	}
-	t.Logf("%d pairs (%d with a non-convex shape); %d of %d answers closer than the sampled pair by more than 1e-9 (by up to %.3g)", n, nonConvex, beat, 3*n, maxBeat)
+	t.Logf("%d pairs (%d with a non-convex shape); %d of %d answers certified by the solver; %d closer than the sampled pair by more than 1e-9 (by up to %.3g)", n, nonConvex, certified, 3*n, beat, maxBeat)
 }
