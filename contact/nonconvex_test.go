@@ -619,3 +619,38 @@ func TestWideTaperedSeparatedPairs(t *testing.T) {
 	}
 	t.Logf("%d pairs (%d with a non-convex shape); %d of %d answers certified by the solver; %d closer than the sampled pair by more than 1e-9 (by up to %.3g)", n, nonConvex, certified, 3*n, beat, maxBeat)
 }
+
+// TestUnconvergedAnswerOnSurfaces: two box-like, non-convex shapes on which
+// every scheme runs out of iterations (a 400-pair sweep of the whole range
+// found them). The answer says max_iterations, and its witness points are
+// still surface points, so its distance is a true distance between the
+// bodies' points, never below the minimum: Newton's last iterate had q
+// 3.7e-5 off b's surface and the distance 2.8e-5 below the true one.
+func TestUnconvergedAnswerOnSurfaces(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.018749084414747, 0.9082445021974619, 0.39404671110351447}, Eps: [2]float64{0.13734469777685915, 1.7824530466883075}, Taper: [2]float64{0.3134115023220312, -0.11249937123720877}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.08217454693484579, V: geom.Vec3{0.9586343384668585, 0.17784675703644126, -0.20648990280370227}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.71838612724092, 1.3863310524302328, 0.5714881020939009}, Eps: [2]float64{0.8636054673540208, 0.2792860835168879}, Taper: [2]float64{0.26384979930118146, -0.24634096222914503}},
+		Pose: geom.Pose{Position: geom.Vec3{0.280123437068341, 1.9655554098881416, 0.24815146511099093}, Orientation: geom.Quat{W: 0.5608058123896376, V: geom.Vec3{0.7645934674933467, 0.05455611909216395, 0.31291740144341756}}}}
+	ref := refMinDistance(&a, &b)
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		fa, okA := a.Shape.Residual(res.LocalP)
+		fb, okB := b.Shape.Residual(res.LocalQ)
+		d := res.Q.Sub(res.P)
+		if !okA || !okB || math.Abs(fa) > 1e-12 || math.Abs(fb) > 1e-12 ||
+			ta.Point(res.LocalP).Sub(res.P).Len() > 1e-12 || tb.Point(res.LocalQ).Sub(res.Q).Len() > 1e-12 {
+			t.Errorf("%v (%v): witness points off the surfaces (residuals %.3g, %.3g)", m, res.Status, fa, fb)
+		}
+		if math.Abs(d.Len()-res.Distance) > 1e-12 || math.Abs(res.Distance-ref) > 1e-6 {
+			t.Errorf("%v (%v): distance %.12f, |Q − P| %.12f, sampled %.12f", m, res.Status, res.Distance, d.Len(), ref)
+		}
+		na, _ := a.Shape.Normal(res.LocalP)
+		if ta.Dir(na).Sub(res.Normal).Len() > 1e-12 {
+			t.Errorf("%v: normal %v is not the surface's at P, %v", m, res.Normal, ta.Dir(na))
+		}
+		t.Logf("%v: %v, %.12f (sampled %.12f)", m, res.Status, res.Distance, ref)
+	}
+}
