@@ -677,45 +677,62 @@ func snap(x, tiny float64) float64 {
 
 // onSurfaces moves an unconverged separated candidate's witness points
 // onto their surfaces along the rays from the centres, and takes the
-// distance and normals there: an iterate stopped short can lie off the
-// surfaces and so closer than the bodies are (a box-like pair stopped
-// with q 3.7e-5 off b's surface, 2.8e-5 below the true distance), while
-// two surface points are never closer than the bodies. (The bodies are
-// star-shaped about their centres; near the surface each step x ← x/(1+F)
-// is exact for untapered shapes and shrinks F by about the taper for
-// tapered ones.) Left as it is when a point will not settle.
-func onSurfaces(pr *pair, c *candidate) {
+// distance there, with the normal along Q − P (as for every answer, Q − P
+// = distance · normal): an iterate stopped short can lie off the surfaces
+// and so closer than the bodies are (a box-like pair stopped with q
+// 3.7e-5 off b's surface, 2.8e-5 below the true distance), while two
+// surface points are never closer than the bodies. The candidate is left
+// as it was when a point does not settle, moves by more than half the
+// distance, or the moved points do not lie outside each other's body.
+// It reports whether it moved the points.
+func onSurfaces(pr *pair, c *candidate) bool {
 	lp, okA := radialToSurface(pr.a, c.lp)
 	lq, okB := radialToSurface(pr.b, c.lq)
 	if !okA || !okB {
-		return
+		return false
 	}
-	na, okA := pr.a.Normal(lp)
-	nb, okB := pr.b.Normal(lq)
-	if !okA || !okB {
-		return
+	// (World difference as classify forms it: exact far from the origin.)
+	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
+	Ta, Tb := v3of(pr.ta.T), v3of(pr.tb.T)
+	dv := rq.sub(rp).add(Tb.sub(Ta))
+	d := math.Sqrt(dv.dot(dv))
+	mp, mq := lp.Sub(c.lp).Len(), lq.Sub(c.lq).Len()
+	if !(d > 0) || !(mp <= 0.5*c.sd && mq <= 0.5*c.sd) {
+		return false
 	}
-	P, Q := toWorld(&pr.ta, v3of(lp)).vec(), toWorld(&pr.tb, v3of(lq)).vec()
-	d := Q.Sub(P).Len()
-	if !(d > 0) {
-		return
+	P, Q := rp.add(Ta).vec(), rq.add(Tb).vec()
+	if inside(pr.b, &pr.tb, P, 0) || inside(pr.a, &pr.ta, Q, 0) {
+		return false
 	}
+	n := dv.scale(1 / d).vec()
 	c.lp, c.lq, c.P, c.Q, c.sd = lp, lq, P, Q, d
-	c.nP, c.nQ = pr.ta.Dir(na), pr.tb.Dir(nb)
+	c.nP, c.nQ = n, n.Mul(-1)
+	return true
 }
 
 // radialToSurface returns the point of s's surface on the ray through the
-// local point x (x near the surface), and whether it settled.
+// local point x (x near the surface), and whether it settled: Newton's
+// method on F along the ray (the bodies are star-shaped about their
+// centres, so ∇F·x > 0 there; the plain step x/(1+F), exact without taper,
+// stalls on tapered box-like shapes).
 func radialToSurface(s *geom.Superovoid, x vec) (vec, bool) {
-	for k := 0; k < 60; k++ {
-		f, ok := s.Residual(x)
-		if !ok || !(math.Abs(f) < 0.5) {
+	var e geom.Implicit
+	for k := 0; k < 30; k++ {
+		if !s.ResidualHessianInto(x, false, &e) {
 			return x, false
 		}
-		if math.Abs(f) <= 1e-15 {
+		f := e.G
+		if !(math.Abs(f) < 0.5) {
+			return x, false
+		}
+		if math.Abs(f) <= 1e-14 { // (F's own rounding is near 1e-16)
 			return x, true
 		}
-		x = x.Mul(1 / (1 + f))
+		gx := e.Grad.Dot(x)
+		if !(gx > 0) {
+			return x, false
+		}
+		x = x.Mul(1 - f/gx)
 	}
 	return x, false
 }
@@ -729,9 +746,7 @@ const snapTurn = 1e-6
 // candidate's points and normals (snapping), so its certificate verdict must
 // be decided before (certChecked is not cleared).
 func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
-	if !c.converged && c.separated && !c.dual {
-		onSurfaces(pr, c)
-	}
+	moved := !c.converged && c.separated && !c.dual && onSurfaces(pr, c)
 	lp, lq := c.lp, c.lq
 	c.lp = snapTiny(c.lp, 1e-30*maxAxis(pr.a))
 	c.lq = snapTiny(c.lq, 1e-30*maxAxis(pr.b))
@@ -757,7 +772,10 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	res.TangentP, res.BinormalP = tangentFrame(c.nP)
 	res.TangentQ, res.BinormalQ = tangentFrame(c.nQ)
 	res.LocalP, res.LocalQ = c.lp, c.lq
-	if c.method != Implicit {
+	if c.method != Implicit && moved {
+		res.ParamsP[0], res.ParamsP[1] = pr.a.Params(c.lp)
+		res.ParamsQ[0], res.ParamsQ[1] = pr.b.Params(c.lq)
+	} else if c.method != Implicit {
 		res.ParamsP = [2]float64{c.x[0], c.x[1]}
 		res.ParamsQ = [2]float64{c.x[2], c.x[3]}
 	} else {
