@@ -582,21 +582,10 @@ func TestWideTaperedSeparatedPairs(t *testing.T) {
 		if i%3 != 0 {
 			target = L * (0.01 + r.Float64())
 		}
-		// Placement by bisection on the solver's distance (it only picks
-		// the configuration; the checks below are independent of it).
 		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		lo, hi := 0.0, a.Shape.BoundingRadius()+b.Shape.BoundingRadius()+2*L
-		opt := DefaultOptions()
-		for it := 0; it < 60; it++ {
-			mid := 0.5 * (lo + hi)
-			b.Pose.Position = dir.Mul(mid)
-			if Query(&a, &b, &opt).Distance < target {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
+		_, hi := placeBisect(&a, &b, dir, target, L) // (a at the origin)
 		b.Pose.Position = dir.Mul(hi)
+		opt := DefaultOptions()
 		if !a.Shape.Convexity().Convex || !b.Shape.Convexity().Convex {
 			nonConvex++
 		}

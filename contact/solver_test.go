@@ -74,19 +74,29 @@ func battery(r *rand.Rand, kind int) (a, b geom.Body) {
 	// target (bisection; the placement only picks a configuration, the check
 	// below is independent of the solver).
 	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-	lo, hi := 0.0, a.Shape.BoundingRadius()+b.Shape.BoundingRadius()+2*L
+	lo, hi := placeBisect(&a, &b, dir, target, L)
+	b.Pose.Position = a.Pose.Position.Add(dir.Mul(0.5 * (lo + hi)))
+	return
+}
+
+// placeBisect slides b from a's centre along dir, 60 bisection steps on
+// the default solver's signed distance towards target, and returns the
+// final bracket of offsets (b is left at the last one tried; the caller
+// places it). The placement only picks a configuration: the checks that
+// follow are independent of the solver.
+func placeBisect(a, b *geom.Body, dir geom.Vec3, target, L float64) (lo, hi float64) {
+	lo, hi = 0.0, a.Shape.BoundingRadius()+b.Shape.BoundingRadius()+2*L
 	opt := DefaultOptions()
 	for it := 0; it < 60; it++ {
 		mid := 0.5 * (lo + hi)
 		b.Pose.Position = a.Pose.Position.Add(dir.Mul(mid))
-		if Query(&a, &b, &opt).Distance < target {
+		if Query(a, b, &opt).Distance < target {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	b.Pose.Position = a.Pose.Position.Add(dir.Mul(0.5 * (lo + hi)))
-	return
+	return lo, hi
 }
 
 // checkAgainstReference is the two-sided independent check: the solver's
