@@ -359,6 +359,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 		}
 	}
+	if (!best.valid || (!best.converged && best.slack == 0)) && !convex {
+		// Every start stalled on a pair with a non-convex shape (box-like
+		// faces against a taper's dip): the hulls' closest pair, which GJK
+		// finds from the supports alone, bounds the distance from below and
+		// is often the bodies' closest pair itself.
+		sv.hullRescue(m, &pr, &best, res)
+	}
 	if (!best.valid || (!best.converged && best.slack == 0)) && convex {
 		// Every start stalled (a box-like face against a pointy tip or
 		// edge): for a separated pair of convex shapes GJK finds and
@@ -387,6 +394,69 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		res.search = sv.keepSearch(&pr, &best, nil)
 	}
 	return
+}
+
+// hullRescue answers a pair with a non-convex shape that no start solved,
+// from the convex hulls' closest pair (GJK with exact supports, which are
+// the hulls' supports too): its distance is a lower bound of the bodies'
+// (math.md §3). Newton polishes from its points, and a converged separated
+// answer is certified when its witnesses are support points along its
+// normal (hullCertified) or its distance is the hulls' to within the
+// certificate's tolerance (the same proof: no pair of the bodies is closer
+// than the hulls). Failing that, when the hulls' witness points lie
+// in the bodies, they are the bodies' closest pair, proven: points of the
+// bodies as far apart as the lower bound. Otherwise (the hulls' pair
+// bridges a dent) their points moved onto the surfaces along the rays from
+// the centres seed Newton once more. An overlap of the hulls proves
+// nothing about the bodies: then nothing changes. On a box-like pair of the
+// whole-range sweep every start stalled and a shift of both bodies by 1
+// ended failed, claiming an overlap 0.80 deep; the hulls' pair lay on both
+// surfaces and the parametric scheme converged from it in one step
+// (TestHullRescue).
+func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
+	h, ok := gjkSeparated(pr)
+	if !ok {
+		return
+	}
+	schemes := [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]}
+	polish := func(lp, lq vec) bool {
+		for _, m2 := range schemes {
+			if sv.trySeed(m2, pr, lp, lq, best, res) {
+				res.Fallback = true
+			}
+			if best.valid && best.converged {
+				break
+			}
+		}
+		if !best.valid || !best.converged || !best.separated {
+			return false
+		}
+		if !hullCertified(pr, best) && best.sd <= h.sd+pairTol(pr) {
+			// Surface points as far apart as the hulls' distance, to
+			// within the certificate's tolerance: the global minimum (a
+			// flat face's support point is too ill-determined for the
+			// support-plane test).
+			best.certChecked, best.certified = true, true
+		}
+		return hullCertified(pr, best)
+	}
+	if polish(h.lp, h.lq) {
+		return
+	}
+	fa, okA := pr.a.Residual(h.lp)
+	fb, okB := pr.b.Residual(h.lq)
+	if okA && okB && fa <= certTol && fb <= certTol {
+		// (A witness up to certTol outside its body, as a relative radial
+		// distance, moves the upper bound by as little.)
+		*best = h
+		res.Fallback = true
+		return
+	}
+	lp, okA := radialToSurface(pr.a, h.lp)
+	lq, okB := radialToSurface(pr.b, h.lq)
+	if okA && okB {
+		polish(lp, lq)
+	}
 }
 
 // checkMTD reports whether the expanding polytope checks an overlapping
@@ -425,8 +495,40 @@ func hullCertified(pr *pair, c *candidate) bool {
 	if c.certChecked {
 		return c.certified
 	}
-	return supportWitnesses(pr, c)
+	return supportWitnesses(pr, c) || gapCertified(pr, c)
 }
+
+// gapCertified is the certificate's other form, for the pairs whose
+// witnesses the support-point test refuses on a premise (a point on a
+// nearly flat face, where the test's curvature and alignment checks sit
+// at rounding level): the gap along the pair's normal, from the exact
+// supports, is a lower bound of the distance; the witness points, on the
+// surfaces to supportOnSurface, are as far apart as the pair's distance, an
+// upper bound. When the bounds meet to pairTol the pair is the global
+// minimum. Without it, 9 of TestCertificateShiftInvariant's 1,800 shifted
+// answers were certified at one place and not at another, to the same
+// distance.
+func gapCertified(pr *pair, c *candidate) bool {
+	if !c.valid || !c.separated || !(c.nP.Len() > 0) {
+		return false
+	}
+	fa, okA := pr.a.Residual(c.lp)
+	fb, okB := pr.b.Residual(c.lq)
+	if !okA || !okB || !(math.Abs(fa) <= gapOnSurface) || !(math.Abs(fb) <= gapOnSurface) {
+		return false
+	}
+	n := c.nP.Normalize()
+	lp := exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
+	lq := exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
+	// (Relative to a's position, as supportRefine forms it.)
+	gap := n.Dot(pr.tb.Dir(lq).Add(pr.tb.T.Sub(pr.ta.T)).Sub(pr.ta.Dir(lp)))
+	return gap >= c.sd-pairTol(pr)
+}
+
+// gapOnSurface bounds the witnesses' residuals (relative radial distances)
+// for gapCertified: a point that far outside its surface moves the upper
+// bound by as little, well within pairTol for unit-sized bodies.
+const gapOnSurface = 1e-12
 
 // pairTol is certTol for the pair: relative to the bodies' size, since an
 // absolute 1e-9 would certify nothing about bodies a nanometre across.
