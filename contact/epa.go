@@ -357,7 +357,7 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	P, Q := pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
-	if !pr.convex && !insideBoth(pr, P.Add(Q).Mul(0.5)) && !insideBoth(pr, pr.ta.T) && !insideBoth(pr, pr.tb.T) {
+	if !pr.convex && !overlapWitness(pr, P, Q) {
 		return
 	}
 	pr.overlapProven = true
@@ -372,6 +372,31 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	}
 	best.mtdCertified = pr.convex && best.converged && !best.separated && -best.sd <= bd.lower+tol
 }
+
+// overlapWitness looks for a point inside both bodies of a pair with a
+// non-convex shape whose hulls overlap, which proves the bodies overlap:
+// the polytope's witnesses P and Q and their midpoint, the centres, and
+// points along the segment between the centres (where two bodies that
+// overlap deeply mostly do; two points inside both bodies, P or Q, or the
+// segment, answered 4 of the 12 pairs of TestExtremeRangeHonest that
+// failed before).
+func overlapWitness(pr *pair, P, Q vec) bool {
+	if insideBoth(pr, P.Add(Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) ||
+		insideBoth(pr, P) || insideBoth(pr, Q) {
+		return true
+	}
+	d := pr.tb.T.Sub(pr.ta.T)
+	for k := 1; k < overlapSegment; k++ {
+		if insideBoth(pr, pr.ta.T.Add(d.Mul(float64(k)/overlapSegment))) {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapSegment is the number of intervals of the centres' segment that
+// overlapWitness tries.
+const overlapSegment = 16
 
 // polytope returns the solver's polytope scratch space, made on first use.
 func (sv *Solver) polytope() *epa {
