@@ -385,7 +385,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		return
 	}
 	if !convex && best.valid && best.separated && best.converged && !hullCertified(&pr, &best) {
-		sv.hullDescent(m, &pr, &best, res)
+		sv.saddleEscape(m, &pr, &best, res)
 	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
@@ -434,11 +434,12 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 		if !best.valid || !best.converged || !best.separated {
 			return false
 		}
-		if !hullCertified(pr, best) && best.sd <= h.sd+pairTol(pr) {
+		if !hullCertified(pr, best) && best.sd <= h.sd+pairTol(pr) && best.sd >= h.sd-pairTol(pr) {
 			// Surface points as far apart as the hulls' distance, to
 			// within the certificate's tolerance: the global minimum (a
 			// flat face's support point is too ill-determined for the
-			// support-plane test).
+			// support-plane test). (Below the hulls' distance would be a
+			// contradiction: a guard, never seen.)
 			best.certChecked, best.certified = true, true
 		}
 		return hullCertified(pr, best)
@@ -474,39 +475,159 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	res.Fallback = true
 }
 
-// hullDescent tries once more to beat a separated answer on a pair with a
-// non-convex shape that no certificate proves global: from the hulls'
-// closest pair (GJK) moved onto the surfaces, alternating projections walk
-// downhill on the distance between surface points, where Newton's
-// common-normal pairs include saddles, and Newton polishes where they
-// stop. On pair 376 of TestWideTaperedSeparatedPairs' 400-pair sweep (a
-// pointy shape, e 1.90 and 1.84, tapered by 0.47) every start converged to
-// 0.21488 while the independent reference found 0.21217; the descent
-// reaches 0.21260 and Newton then 0.212169897672, the reference's value
-// (TestHullDescent).
-func (sv *Solver) hullDescent(m Method, pr *pair, best *candidate, res *Result) {
-	h, ok := gjkSeparated(pr)
-	if !ok || !(h.sd < best.sd-pairTol(pr)) {
-		// (The hulls as far apart as the answer: nothing can beat it.)
-		return
+// saddleEscape checks that a separated answer no certificate proves
+// global is at least a local minimum of the distance between surface
+// points, and walks off it when it is a saddle. The common-normal equations
+// hold at saddles too, and on a non-convex shape (a dip: negative
+// curvature) every start can converge to one. To second order, moving P
+// by u and Q by v in the common tangent plane changes the squared distance
+// by uᵀ(I + d·K_a)u + vᵀ(I + d·K_b)v − 2uᵀv (K the second fundamental forms
+// with respect to each body's outward normal, d the distance): a negative
+// eigenvalue of that 4x4 form is a way down. From the answer displaced
+// along it (and its opposite), moved onto the surfaces, alternating
+// projections walk down and Newton polishes; a closer converged pair
+// wins. On pair 376 of TestWideTaperedSeparatedPairs' 400-pair sweep every
+// start converged to such a saddle (eigenvalue −0.015), 0.2148806 apart;
+// the reference's pair is 0.2121699 (TestSaddleEscape). A local minimum,
+// the usual uncertified answer (a taper dip that the hulls bridge), costs
+// two Hessians and a 4x4 eigenvalue problem.
+func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result) {
+	// (A few rounds: the way down from one saddle can lead to another.)
+	for round := 0; round < saddleRounds && sv.escapeOnce(m, pr, best, res); round++ {
 	}
-	lp, okA := radialToSurface(pr.a, h.lp)
-	lq, okB := radialToSurface(pr.b, h.lq)
+}
+
+// escapeOnce is one round of saddleEscape; it reports whether best moved.
+func (sv *Solver) escapeOnce(m Method, pr *pair, best *candidate, res *Result) bool {
+	d := best.sd
+	n := best.nP.Normalize()
+	t1, t2 := geom.TangentFrame(n)
+	ka, okA := secondForm(pr.a, &pr.ta, best.lp, t1, t2)
+	kb, okB := secondForm(pr.b, &pr.tb, best.lq, t1, t2)
 	if !okA || !okB {
-		return
+		return false
 	}
-	c := surfacePair(pr, lp, lq)
-	if !(c.sd < best.sd) {
-		return
-	}
-	for _, m2 := range [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]} {
-		if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
-			res.Fallback = m2 != m
+	var H [4][4]float64
+	for i := 0; i < 2; i++ {
+		for j := 0; j < 2; j++ {
+			H[i][j] = d * ka[i][j]
+			H[2+i][2+j] = d * kb[i][j]
 		}
-		if best.sd <= c.sd {
+		H[i][i]++
+		H[2+i][2+i]++
+		H[i][2+i], H[2+i][i] = -1, -1
+	}
+	lmin, w := minEigen4(H)
+	if !(lmin < -saddleCurvature) {
+		return false // a local minimum (or flat within the tolerance)
+	}
+	u := t1.Mul(w[0]).Add(t2.Mul(w[1]))
+	v := t1.Mul(w[2]).Add(t2.Mul(w[3]))
+	L := charLength(pr)
+	start := *best
+	for _, step := range [...]float64{saddleStep, -saddleStep} {
+		lp, okP := radialToSurface(pr.a, start.lp.Add(pr.ta.InvDir(u.Mul(step*L))))
+		lq, okQ := radialToSurface(pr.b, start.lq.Add(pr.tb.InvDir(v.Mul(step*L))))
+		if !okP || !okQ {
+			continue
+		}
+		c := surfacePair(pr, lp, lq)
+		if !(c.sd < start.sd) {
+			continue
+		}
+		for _, m2 := range [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]} {
+			if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
+				res.Fallback = m2 != m
+			}
+			if best.sd < start.sd-pairTol(pr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// saddleRounds caps saddleEscape's rounds.
+const saddleRounds = 4
+
+// saddleCurvature is the eigenvalue (of the dimensionless form of
+// saddleEscape) below which an answer counts as a saddle: well below
+// rounding, well above the zero of two parallel flat faces.
+const saddleCurvature = 1e-6
+
+// saddleStep is the displacement off a saddle, relative to the pair's
+// characteristic length, before the descent.
+const saddleStep = 0.02
+
+// secondForm returns the second fundamental form of shape s (pose t) at
+// the local surface point lp in the world tangent basis t1, t2, with
+// respect to its outward normal (positive where it curves away from the
+// tangent plane, as on a convex body). Any residual that grows outwards
+// gives it: restricted to the tangent plane its Hessian over its gradient's
+// length is the same.
+func secondForm(s *geom.Superovoid, t *geom.Transform, lp, t1, t2 vec) (k [2][2]float64, ok bool) {
+	e, ok := s.ResidualHessian(lp, true)
+	g := e.Grad.Len()
+	if !ok || !(g > 0) {
+		return k, false
+	}
+	ts := [2]vec{t.InvDir(t1), t.InvDir(t2)}
+	for i := 0; i < 2; i++ {
+		hi := geom.MulMV(&e.Hess, ts[i])
+		for j := 0; j < 2; j++ {
+			k[i][j] = ts[j].Dot(hi) / g
+		}
+	}
+	finite := !math.IsNaN(k[0][0]+k[0][1]+k[1][0]+k[1][1]) && !math.IsInf(k[0][0]+k[1][1], 0)
+	return k, finite
+}
+
+// minEigen4 returns the smallest eigenvalue of the symmetric 4x4 matrix A
+// and a unit eigenvector, by cyclic Jacobi rotations.
+func minEigen4(A [4][4]float64) (float64, [4]float64) {
+	var V [4][4]float64
+	for i := range V {
+		V[i][i] = 1
+	}
+	for sweep := 0; sweep < 30; sweep++ {
+		off := 0.0
+		for p := 0; p < 4; p++ {
+			for q := p + 1; q < 4; q++ {
+				off += A[p][q] * A[p][q]
+			}
+		}
+		if off < 1e-30 {
 			break
 		}
+		for p := 0; p < 4; p++ {
+			for q := p + 1; q < 4; q++ {
+				if A[p][q] == 0 {
+					continue
+				}
+				th := 0.5 * math.Atan2(2*A[p][q], A[q][q]-A[p][p])
+				c, s := math.Cos(th), math.Sin(th)
+				for k := 0; k < 4; k++ {
+					akp, akq := A[k][p], A[k][q]
+					A[k][p], A[k][q] = c*akp-s*akq, s*akp+c*akq
+				}
+				for k := 0; k < 4; k++ {
+					apk, aqk := A[p][k], A[q][k]
+					A[p][k], A[q][k] = c*apk-s*aqk, s*apk+c*aqk
+				}
+				for k := 0; k < 4; k++ {
+					vkp, vkq := V[k][p], V[k][q]
+					V[k][p], V[k][q] = c*vkp-s*vkq, s*vkp+c*vkq
+				}
+			}
+		}
 	}
+	j := 0
+	for i := 1; i < 4; i++ {
+		if A[i][i] < A[j][j] {
+			j = i
+		}
+	}
+	return A[j][j], [4]float64{V[0][j], V[1][j], V[2][j], V[3][j]}
 }
 
 // surfacePair makes a separated, unconverged candidate from two surface
@@ -599,19 +720,22 @@ func hullCertified(pr *pair, c *candidate) bool {
 	if c.certChecked {
 		return c.certified
 	}
-	return supportWitnesses(pr, c) || gapCertified(pr, c)
+	ok, premise := supportWitnessesWhy(pr, c)
+	return ok || premise && gapCertified(pr, c)
 }
 
 // gapCertified is the certificate's other form, for the pairs whose
 // witnesses the support-point test refuses on a premise (a point on a
 // nearly flat face, where the test's curvature and alignment checks sit
-// at rounding level): the gap along the pair's normal, from the exact
-// supports, is a lower bound of the distance; the witness points, on the
-// surfaces to supportOnSurface, are as far apart as the pair's distance, an
-// upper bound. When the bounds meet to pairTol the pair is the global
-// minimum. Without it, 9 of TestCertificateShiftInvariant's 1,800 shifted
-// answers were certified at one place and not at another, to the same
-// distance.
+// at rounding level; geom.SupportTable.SupportVerdict): the gap along the
+// pair's normal, from the exact supports, is a lower bound of the
+// distance; the witness points, on the surfaces to gapOnSurface, are as
+// far apart as the pair's distance, an upper bound. When the bounds meet
+// to pairTol the pair is the global minimum. It certifies 2 more of
+// TestExtremeRangeSeparatedHulls' 432 answers (342), each checked there
+// against the hulls' distance. (Refusals by the scan itself are final: a
+// pair in a dip that the hulls bridge, common in paper 000's battery,
+// would pay for two numeric supports and fail anyway.)
 func gapCertified(pr *pair, c *candidate) bool {
 	if !c.valid || !c.separated || !(c.nP.Len() > 0) {
 		return false
@@ -643,27 +767,47 @@ func pairTol(pr *pair) float64 { return certTol * max(maxAxis(pr.a), maxAxis(pr.
 // pair's signed distance is gap(n), the signed distance of the convex
 // hulls along n. A convex shape's witness is one already.
 func supportWitnesses(pr *pair, c *candidate) bool {
+	ok, _ := supportWitnessesWhy(pr, c)
+	return ok
+}
+
+// supportWitnessesWhy is supportWitnesses saying also whether a refusal
+// came from a premise of the test (geom.SupportTable.SupportVerdict) rather
+// than from the body reaching farther along the normal.
+func supportWitnessesWhy(pr *pair, c *candidate) (ok, premise bool) {
 	ia, ib := pr.ia, pr.ib
 	tol := pairTol(pr)
 	if !ia.convex && !ib.convex {
 		tol /= 2
 	}
-	if !ia.convex && !supportPoint(ia.sup, pr.ta.InvDir(c.nP), c.lp, tol, &c.ea, c.haveHess) {
-		return false
+	okA, okB := true, true
+	if !ia.convex {
+		if okA, premise = supportPoint(ia.sup, pr.ta.InvDir(c.nP), c.lp, tol, &c.ea, c.haveHess); !okA && !premise {
+			return false, false
+		}
 	}
-	if !ib.convex && !supportPoint(ib.sup, pr.tb.InvDir(c.nQ), c.lq, tol, &c.eb, c.haveHess) {
-		return false
+	if !ib.convex {
+		var pb bool
+		if okB, pb = supportPoint(ib.sup, pr.tb.InvDir(c.nQ), c.lq, tol, &c.eb, c.haveHess); !okB && !pb {
+			return false, false
+		}
+		premise = premise || pb
 	}
-	return true
+	return okA && okB, !(okA && okB)
 }
 
 // supportPoint is the support-point test with Newton's curvature when it
 // has it.
-func supportPoint(t *geom.SupportTable, n, x vec, tol float64, e *geom.Implicit, haveHess bool) bool {
+func supportPoint(t *geom.SupportTable, n, x vec, tol float64, e *geom.Implicit, haveHess bool) (ok, premise bool) {
 	if haveHess {
-		return t.IsSupportPointHess(n, x, tol, e)
+		return t.SupportVerdict(n, x, tol, e)
 	}
-	return t.IsSupportPoint(n, x, tol)
+	s := t.Shape()
+	h, okH := s.Hessian(x)
+	if !okH {
+		return false, true
+	}
+	return t.SupportVerdict(n, x, tol, &h)
 }
 
 // better reports whether candidate c is a better answer than cur: any
