@@ -357,7 +357,7 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	P, Q := pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
-	if !pr.convex && !overlapWitness(pr, P, Q) {
+	if !pr.convex && !overlapWitness(pr, P, Q, e) {
 		return
 	}
 	pr.overlapProven = true
@@ -375,12 +375,13 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 
 // overlapWitness looks for a point inside both bodies of a pair with a
 // non-convex shape whose hulls overlap, which proves the bodies overlap:
-// the polytope's witnesses P and Q and their midpoint, the centres, and
-// points along the segment between the centres (where two bodies that
-// overlap deeply mostly do; two points inside both bodies, P or Q, or the
-// segment, answered 4 of the 12 pairs of TestExtremeRangeHonest that
-// failed before).
-func overlapWitness(pr *pair, P, Q vec) bool {
+// the polytope's witnesses P and Q and their midpoint, the centres, points
+// along the segment between the centres (where two bodies that overlap
+// deeply mostly do), and every support point the polytope found of either
+// body (a pointy shape's tips poke into the other body). The segment and
+// P, Q answered 4 of the 12 pairs of TestExtremeRangeHonest that failed
+// before, the support points 4 more.
+func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
 	if insideBoth(pr, P.Add(Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) ||
 		insideBoth(pr, P) || insideBoth(pr, Q) {
 		return true
@@ -388,6 +389,13 @@ func overlapWitness(pr *pair, P, Q vec) bool {
 	d := pr.tb.T.Sub(pr.ta.T)
 	for k := 1; k < overlapSegment; k++ {
 		if insideBoth(pr, pr.ta.T.Add(d.Mul(float64(k)/overlapSegment))) {
+			return true
+		}
+	}
+	// (A support point is on its own body's surface, in it: only the
+	// other body needs testing.)
+	for i := 0; i < e.nv; i++ {
+		if inside(pr.b, &pr.tb, pr.ta.Point(e.lp[i]), 0) || inside(pr.a, &pr.ta, pr.tb.Point(e.lq[i]), 0) {
 			return true
 		}
 	}
