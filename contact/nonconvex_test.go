@@ -567,9 +567,8 @@ func checkSeparatedAnswer(t *testing.T, a, b *geom.Body, res *Result, ref float6
 // surface's at P, and Q − P runs along it, as at any closest pair of smooth
 // surfaces (checkSeparatedAnswer). The test logs how often an answer beats
 // the sampled distance (none here, none in its 400-pair sweep:
-// SOVVIZ_WIDE_SEPARATED_SWEEP=1, 3.5 minutes, which fails on pair 376,
-// a local minimum 1.7e-3 above the global one: docs/contact.md, "Known
-// limits"), and how many the solver certified itself.
+// SOVVIZ_WIDE_SEPARATED_SWEEP=1, 3.5 minutes, which passes; its pair 376
+// is TestSaddleEscape's), and how many the solver certified itself.
 func TestWideTaperedSeparatedPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	n := 24
@@ -896,17 +895,19 @@ func TestExtremeRangeSeparatedHulls(t *testing.T) {
 // sweep (SOVVIZ_WIDE_SEPARATED_SWEEP=1; b pointy, e 1.90 and 1.84, tapered
 // by 0.47, with a dip). Every start converged to a common-normal pair
 // 0.2148806 apart that is a saddle of the distance between surface
-// points. The answer must now be a local minimum, which dense sampling of
-// surface pairs around its witnesses checks (the parameters of each point
-// ±0.1 rad, 21 × 21 each: none closer); it is not the global one, which the
-// independent reference finds 1.7e-3 lower (docs/contact.md, "Known
-// limits").
+// points; walking off it leads to a local minimum 0.2139135 apart, and
+// the global one, 0.2121699, lies in another basin, reached from the
+// hulls' closest pair (hullDescent). The answer must be a local minimum,
+// which dense sampling of surface pairs around its witnesses checks (the
+// parameters of each point ±0.1 rad, 21 × 21 each: none closer), and the
+// independent reference's distance.
 func TestSaddleEscape(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.4992234150321108, 0.46560999559354155, 1.4506759198030308}, Eps: [2]float64{1.2554570824921416, 1.7096812092714246}, Taper: [2]float64{0.46012580198255104, 0.08868612945346588}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.9117384758124772, V: geom.Vec3{0.2844684767888446, 0.13172743494441444, -0.2654402386970378}}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.4168083585694182, 0.5432111207903072, 0.7236920641335548}, Eps: [2]float64{1.8972484210730527, 1.8393127670804061}, Taper: [2]float64{0.47268383718722795, -0.29926528348915793}},
 		Pose: geom.Pose{Position: geom.Vec3{-0.6402261627593494, 0.7897456605979158, 0.05618309666723099}, Orientation: geom.Quat{W: -0.16751351863783012, V: geom.Vec3{0.8606810202237202, -0.3198260075911988, -0.3589968347611216}}}}
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	ref := refMinDistance(&a, &b)
 	const saddle = 0.2148806
 	for _, m := range allMethods {
 		opt := DefaultOptions()
@@ -937,7 +938,10 @@ func TestSaddleEscape(t *testing.T) {
 		if closest < res.Distance-1e-9 {
 			t.Errorf("%v: distance %.12f, but a sampled pair nearby is %.12f apart: not a local minimum", m, res.Distance, closest)
 		}
-		t.Logf("%v: %.12f, sampled around it %.12f", m, res.Distance, closest)
+		if checkSeparatedAnswer(t, &a, &b, &res, ref, m.String()) && math.Abs(res.Distance-ref) > 1e-9 {
+			t.Errorf("%v: distance %.12f, the reference's %.12f", m, res.Distance, ref)
+		}
+		t.Logf("%v: %.12f, sampled around it %.12f, reference %.12f", m, res.Distance, closest, ref)
 	}
 }
 
