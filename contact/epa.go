@@ -386,21 +386,29 @@ func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
 		insideBoth(pr, P) || insideBoth(pr, Q) {
 		return true
 	}
+	// (Strictly inside, beyond rounding: a point on both surfaces proves
+	// only that the bodies touch.)
 	d := pr.tb.T.Sub(pr.ta.T)
 	for k := 1; k < overlapSegment; k++ {
-		if insideBoth(pr, pr.ta.T.Add(d.Mul(float64(k)/overlapSegment))) {
+		w := pr.ta.T.Add(d.Mul(float64(k) / overlapSegment))
+		if inside(pr.a, &pr.ta, w, -overlapInside) && inside(pr.b, &pr.tb, w, -overlapInside) {
 			return true
 		}
 	}
 	// (A support point is on its own body's surface, in it: only the
 	// other body needs testing.)
 	for i := 0; i < e.nv; i++ {
-		if inside(pr.b, &pr.tb, pr.ta.Point(e.lp[i]), 0) || inside(pr.a, &pr.ta, pr.tb.Point(e.lq[i]), 0) {
+		if inside(pr.b, &pr.tb, pr.ta.Point(e.lp[i]), -overlapInside) || inside(pr.a, &pr.ta, pr.tb.Point(e.lq[i]), -overlapInside) {
 			return true
 		}
 	}
 	return false
 }
+
+// overlapInside is how far inside (as a residual, a relative radial
+// distance) overlapWitness wants its points: well beyond the rounding of a
+// world-to-local round trip.
+const overlapInside = 1e-9
 
 // overlapSegment is the number of intervals of the centres' segment that
 // overlapWitness tries.
