@@ -741,9 +741,9 @@ func randShapeExtreme(r *rand.Rand) geom.Superovoid {
 // answer must be finite; every separated one that did not fail a true
 // distance between surface points (on the surfaces, |Q − P| its distance);
 // every overlapping one a real overlap (a surface sample of one body inside
-// the other: overlapSampled). It logs how many failed or ran out of
-// iterations (docs/contact.md, "Known limits": 3 failed and 47
-// max_iterations of 1,200).
+// the other: overlapSampled). None may fail (3 did before the dent
+// search's seed went to the other schemes too); it logs how many ran out
+// of iterations (docs/contact.md, "Known limits": 47 of 1,200).
 func TestExtremeRangeHonest(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	n := 400
@@ -791,10 +791,10 @@ func TestExtremeRangeHonest(t *testing.T) {
 			}
 		}
 	}
-	if n == 400 && (failed > 3 || unconverged > 47) {
+	if failed > 0 || n == 400 && unconverged > 47 {
 		// (The counts of docs/contact.md, "Known limits": more is a
 		// regression.)
-		t.Errorf("%d failed, %d max_iterations; were 3 and 47", failed, unconverged)
+		t.Errorf("%d failed, %d max_iterations; were 0 and 47", failed, unconverged)
 	}
 	t.Logf("%d pairs: %d of %d answers failed, %d max_iterations", n, failed, 3*n, unconverged)
 }

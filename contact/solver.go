@@ -298,7 +298,23 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 					lq = q
 				}
 			}
-			sv.trySeed(m, &pr, lp, lq, &best, res)
+			// The other schemes from the same seed when the configured one
+			// fails from it (a box-like face, e 0.09, against a pointy caved
+			// tip: the parametric schemes stalled where the implicit one
+			// converged, and the query failed: TestExtremeRangeHonest).
+			c := sv.solveFrom(m, &pr, sv.startFromPoints(m, &pr, lp, lq), res, sv.opt.MaxIter)
+			for _, m2 := range fallbackOrder[m] {
+				if c.valid && c.converged {
+					break
+				}
+				if c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter); better(&c2, &c) {
+					c = c2
+					res.Fallback = true
+				}
+			}
+			if better(&c, &best) {
+				best = c
+			}
 		}
 	}
 	if !best.valid || (!best.converged && best.slack == 0) {
