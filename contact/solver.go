@@ -180,6 +180,11 @@ type candidate struct {
 // common-normal pair may still win the comparison of candidates.
 const nearStationary = 1e-6
 
+// schemesFrom is scheme m followed by the schemes that recover it.
+func schemesFrom(m Method) [3]Method {
+	return [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]}
+}
+
 // fallbackOrder lists the schemes that recover a failed scheme.
 var fallbackOrder = [3][2]Method{
 	Implicit:   {NTB, Parametric},
@@ -365,7 +370,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 			// Newton from the ascent's support points: they are close to
 			// the closest pair even where the ascent itself stalls.
-			for _, m2 := range [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]} {
+			for _, m2 := range schemesFrom(m) {
 				if best.valid && best.converged {
 					break
 				}
@@ -400,8 +405,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.fail(&pr, res)
 		return
 	}
-	if !convex && best.valid && best.separated && best.converged && !hullCertified(&pr, &best) {
-		sv.saddleEscape(m, &pr, &best, res)
+	if !convex && best.valid && best.separated && best.converged {
+		// (The verdict kept: finish asks for it again.)
+		best.certified, best.certChecked = hullCertified(&pr, &best), true
+		if !best.certified {
+			sv.saddleEscape(m, &pr, &best, res)
+		}
 	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
@@ -437,9 +446,8 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	if !ok {
 		return
 	}
-	schemes := [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]}
 	polish := func(lp, lq vec) bool {
-		for _, m2 := range schemes {
+		for _, m2 := range schemesFrom(m) {
 			if sv.trySeed(m2, pr, lp, lq, best, res) {
 				res.Fallback = true
 			}
@@ -450,15 +458,14 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 		if !best.valid || !best.converged || !best.separated {
 			return false
 		}
-		if !hullCertified(pr, best) && best.sd <= h.sd+pairTol(pr) && best.sd >= h.sd-pairTol(pr) {
-			// Surface points as far apart as the hulls' distance, to
-			// within the certificate's tolerance: the global minimum (a
-			// flat face's support point is too ill-determined for the
-			// support-plane test). (Below the hulls' distance would be a
-			// contradiction: a guard, never seen.)
-			best.certChecked, best.certified = true, true
-		}
-		return hullCertified(pr, best)
+		// Surface points as far apart as the hulls' distance, to within
+		// the certificate's tolerance, are the global minimum too (a flat
+		// face's support point is too ill-determined for the support-plane
+		// test). (Below the hulls' distance would be a contradiction: a
+		// guard, never seen.)
+		best.certified = hullCertified(pr, best) || math.Abs(best.sd-h.sd) <= pairTol(pr)
+		best.certChecked = true
+		return best.certified
 	}
 	if polish(h.lp, h.lq) {
 		return
@@ -557,7 +564,7 @@ func (sv *Solver) walkDown(m Method, pr *pair, lp, lq vec, best *candidate, res 
 		return false
 	}
 	goal := best.sd - pairTol(pr)
-	for _, m2 := range [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]} {
+	for _, m2 := range schemesFrom(m) {
 		if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
 			res.Fallback = m2 != m
 		}
@@ -592,7 +599,7 @@ func (sv *Solver) escapeOnce(m Method, pr *pair, best *candidate, res *Result) (
 	lmin, w := minEigen4(H)
 	// (Less its rounding: on a pointy shape's coordinate plane the second
 	// form reaches 3e16 and the eigenvalue is noise, −0.58 on a true
-	// minimum of a review sweep.)
+	// minimum: TestSaddleRidgeRounding.)
 	sum := 0.0
 	for i := range H {
 		for j := range H[i] {
@@ -704,8 +711,7 @@ func minEigen4(A [4][4]float64) (float64, [4]float64) {
 // the distance. Its normal runs along Q − P.
 func surfacePair(pr *pair, lp, lq vec) candidate {
 	dist := func(lp, lq vec) float64 {
-		rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
-		dv := rq.sub(rp).add(v3of(pr.tb.T).sub(v3of(pr.ta.T)))
+		dv := worldDiff(pr, lp, lq)
 		return math.Sqrt(dv.dot(dv))
 	}
 	d := dist(lp, lq)
@@ -742,10 +748,17 @@ func surfacePair(pr *pair, lp, lq vec) candidate {
 	c := candidate{valid: true, separated: true, sd: d, method: Implicit, lp: lp, lq: lq,
 		x: [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}}
 	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
-	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
-	c.nP = rq.sub(rp).add(v3of(pr.tb.T).sub(v3of(pr.ta.T))).vec().Mul(1 / d)
+	c.nP = worldDiff(pr, lp, lq).scale(1 / d).vec()
 	c.nQ = c.nP.Mul(-1)
 	return c
+}
+
+// worldDiff is Q − P in world coordinates for the local points lp, lq, as
+// classify forms it: from the bodies' own offsets and the difference of
+// their positions, exact far from the origin.
+func worldDiff(pr *pair, lp, lq vec) v3 {
+	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
+	return rq.sub(rp).add(v3of(pr.tb.T).sub(v3of(pr.ta.T)))
 }
 
 // boundProjections caps surfacePair's alternating projections.
@@ -813,11 +826,8 @@ func gapCertified(pr *pair, c *candidate) bool {
 		return false
 	}
 	n := c.nP.Normalize()
-	lp := exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
-	lq := exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
-	// (Relative to a's position, as supportRefine forms it.)
-	gap := n.Dot(pr.tb.Dir(lq).Add(pr.tb.T.Sub(pr.ta.T)).Sub(pr.ta.Dir(lp)))
-	return gap >= c.sd-pairTol(pr)
+	w, _, _ := diffSupport(pr, n) // the support of A − B along n: gap(n) = −n·w
+	return -n.Dot(w) >= c.sd-pairTol(pr)
 }
 
 // gapOnSurface bounds the witnesses' residuals (relative radial distances)

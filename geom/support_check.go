@@ -194,9 +194,11 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 	// positive (semi)definite. A point at the bottom of a dent is refused
 	// here, except on a pointy shape's coordinate plane, where the
 	// curvature's rounding allowance can pass it and the scan refuses it (a
-	// review found 887 of 3,180 such dent points passing on the allowance
-	// alone, every one refused by the scan); a tip (τ infinite) or a point
-	// beyond the bound is not a stationary point of F and is refused below.
+	// review's sampling of such dent points found them passing on the
+	// allowance alone and every one refused by the scan;
+	// TestIsSupportPointAgainstDenseSampling checks that nothing accepted
+	// is beaten); a tip (τ infinite) or a point beyond the bound is not a
+	// stationary point of F and is refused below.
 	if k := t.tangentCurvature(e); !(k >= -1e-9) {
 		// Curving into the body: at the bottom of a dent a definite no;
 		// within rounding of flat (box-like faces, e near 0.1, where the
