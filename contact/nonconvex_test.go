@@ -1150,3 +1150,66 @@ func TestRadialToSurface(t *testing.T) {
 		}
 	}
 }
+
+// TestUnconvergedComparedOnSurfaces: an unconverged separated iterate is
+// compared with the other candidates on the distance it will answer, between
+// points of the surfaces, not on its own. Here the iterate is the converged
+// pair of boxes232 slid along b's surface and pushed into both bodies, so
+// that its own distance is 3e-5 below the minimum while its points, moved
+// onto the surfaces, are farther apart than the converged pair's: compared on
+// the iterate's distance it beat the converged pair (by more than its slack)
+// and the query answered the worse pair (review finding 5 of 2026-11-24).
+func TestUnconvergedComparedOnSurfaces(t *testing.T) {
+	a, b := boxes232(geom.Vec3{})
+	ref := refMinDistance(&a, &b)
+	sv := NewSolver(DefaultOptions())
+	conv := sv.Query(&a, &b)
+	if conv.Status != Converged || math.Abs(conv.Distance-ref) > 1e-9 {
+		t.Fatalf("converged answer %v %.12f, reference %.12f", conv.Status, conv.Distance, ref)
+	}
+	pr := analysedPair(sv, &a, &b)
+	k := candidate{valid: true, separated: true, converged: true, method: Implicit, sd: conv.Distance,
+		lp: conv.LocalP, lq: conv.LocalQ, P: conv.P, Q: conv.Q, nP: conv.Normal, nQ: conv.NormalQ}
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	// Slide Q by 2e-3 along its tangent, back onto b's surface, then push both
+	// points outwards until the iterate's distance is 3e-5 below the minimum.
+	lq, ok := radialToSurface(&b.Shape, conv.LocalQ.Add(tb.InvDir(conv.TangentQ).Mul(2e-3)))
+	if !ok {
+		t.Fatal("slid point did not settle")
+	}
+	slid := tb.Point(lq).Sub(conv.P).Len()
+	s := 1.0
+	for i := 0; i < 1000; i++ { // the first common push factor that does it
+		s0 := 1 + 1e-3*float64(i)/1000
+		if tb.Point(lq.Mul(s0)).Sub(ta.Point(conv.LocalP.Mul(s0))).Len() < ref-3e-5 {
+			s = s0
+			break
+		}
+	}
+	if s == 1 {
+		t.Fatal("no push factor found")
+	}
+	lp, lq := conv.LocalP.Mul(s), lq.Mul(s)
+	d := tb.Point(lq).Sub(ta.Point(lp))
+	u := d.Normalize()
+	// The iterate's normals along Q − P (what classify accepts of a
+	// common-normal pair), a residual of 0 (the least slack).
+	o := newtonOutcome{x: [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}, n: 6,
+		localP: lp, localQ: lq, na: ta.InvDir(u), nb: tb.InvDir(u.Mul(-1)), haveNormals: true}
+	c := sv.classify(Implicit, &pr, &o)
+	if !c.valid || !c.separated || c.slack == 0 {
+		t.Fatalf("iterate classified valid %v separated %v slack %g", c.valid, c.separated, c.slack)
+	}
+	// The distance compared is the one finish answers: between surface
+	// points, never below the minimum.
+	var res Result
+	fc := c
+	sv.finish(&pr, &fc, false, &res)
+	if c.cmpSD() != res.Distance || res.Distance < ref-1e-12 {
+		t.Errorf("unconverged candidate compared on %.12f, answered %.12f; minimum %.12f (iterate's %.12f)", c.cmpSD(), res.Distance, ref, d.Len())
+	}
+	if better(&c, &k) {
+		t.Errorf("the unconverged candidate (%.12f on the surfaces, iterate %.12f) beat the converged minimum %.12f", c.cmpSD(), d.Len(), k.sd)
+	}
+	t.Logf("minimum %.12f; slid pair %.12f; iterate %.12f; on the surfaces %.12f (slack %.3g)", ref, slid, d.Len(), c.cmpSD(), c.slack)
+}

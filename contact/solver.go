@@ -174,6 +174,13 @@ type candidate struct {
 	// than the surfaces' gradients, and whose points may lie inside the
 	// bodies by up to 1e-11 of their size (gjkSeparated).
 	dual bool
+	// surfSD is an unconverged separated candidate's distance once finish
+	// moves its points onto the surfaces (onSurfaces), 0 when it would not
+	// move them: the distance the answer would give, which comparisons use
+	// (an iterate off the surfaces can read closer than the bodies are).
+	// The iterate itself is kept: a start continued from it, and its own
+	// estimate, are Newton's.
+	surfSD float64
 }
 
 // nearStationary is the scaled residual below which an unconverged
@@ -900,17 +907,18 @@ func better(c, cur *candidate) bool {
 	if !cur.valid {
 		return true
 	}
+	csd, cursd := c.cmpSD(), cur.cmpSD()
 	if c.converged != cur.converged {
 		// Newton crawls between the nearly flat faces of box-like shapes
 		// (e ≈ 0.1), stopping short of its tolerance at a pair that is
 		// stationary but for a residual near 1e-8: such a pair still beats
 		// a converged one that is clearly worse (TestMTDThinPlates).
-		u, k := c, cur
+		u, k, usd, ksd := c, cur, csd, cursd
 		if c.converged {
-			u, k = cur, c
+			u, k, usd, ksd = cur, c, cursd, csd
 		}
 		if u.slack > 0 && u.separated == k.separated &&
-			((u.separated && u.sd < k.sd-u.slack) || (!u.separated && u.sd > k.sd+u.slack)) {
+			((u.separated && usd < ksd-u.slack) || (!u.separated && usd > ksd+u.slack)) {
 			return !c.converged
 		}
 		return c.converged
@@ -919,9 +927,18 @@ func better(c, cur *candidate) bool {
 		return c.separated
 	}
 	if c.separated {
-		return c.sd < cur.sd
+		return csd < cursd
 	}
-	return c.sd > cur.sd
+	return csd > cursd
+}
+
+// cmpSD is the signed distance candidates are compared on: surfSD where
+// set (an unconverged separated pair as finish will answer it), else sd.
+func (c *candidate) cmpSD() float64 {
+	if c.surfSD > 0 {
+		return c.surfSD
+	}
+	return c.sd
 }
 
 // caved reports whether a shape of the pair is caved in, its hull gap above
@@ -1080,6 +1097,14 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 		pr.overlapProven = true
 	}
 	c.valid = true
+	if c.separated && !c.converged {
+		// Compared on its own distance, an iterate closer than the bodies
+		// are could beat a better pair and then, moved onto the surfaces
+		// by finish, answer worse than that pair (review finding).
+		if t := c; onSurfaces(pr, &t) {
+			c.surfSD = t.sd
+		}
+	}
 	return c
 }
 
