@@ -790,10 +790,10 @@ func TestExtremeRangeHonest(t *testing.T) {
 			}
 		}
 	}
-	if failed > 0 || n == 400 && unconverged > 47 {
+	if failed > 0 || n == 400 && unconverged > 38 {
 		// (The counts of docs/contact.md, "Known limits": more is a
 		// regression.)
-		t.Errorf("%d failed, %d max_iterations; were 0 and 47", failed, unconverged)
+		t.Errorf("%d failed, %d max_iterations; were 0 and 38", failed, unconverged)
 	}
 	t.Logf("%d pairs: %d of %d answers failed, %d max_iterations", n, failed, 3*n, unconverged)
 }
@@ -1212,4 +1212,48 @@ func TestUnconvergedComparedOnSurfaces(t *testing.T) {
 		t.Errorf("the unconverged candidate (%.12f on the surfaces, iterate %.12f) beat the converged minimum %.12f", c.cmpSD(), d.Len(), k.sd)
 	}
 	t.Logf("minimum %.12f; slid pair %.12f; iterate %.12f; on the surfaces %.12f (slack %.3g)", ref, slid, d.Len(), c.cmpSD(), c.slack)
+}
+
+// TestPolytopePairOtherSchemes: when every start has failed on an
+// overlapping pair and the polytope answers, Newton from the polytope's
+// pair runs in the other schemes too. On this pair of TestExtremeRangeHonest
+// (pair 283: a box-like face, e2 0.11, against a pointy shape, e 1.84 and
+// 1.94) the implicit scheme stopped at once from the polytope's pair and
+// answered the polytope's translation, 1.11879 deep, max_iterations; the
+// parametric scheme converges from it to a pair 1.11751 deep, which the
+// default solver now answers too.
+func TestPolytopePairOtherSchemes(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.6261710996548233, 2.3157796069117813, 1.7594158502192319}, Eps: [2]float64{1.888280027603524, 0.11056625624973138}, Taper: [2]float64{0.2770956325326438, 0.22078588484886708}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.030002875857135604, V: geom.Vec3{-0.026207124389656444, 0.19315537164704533, -0.980359126277416}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.716184625463788, 1.7573577657548, 2.7338247281516916}, Eps: [2]float64{1.841874635310928, 1.943816234426979}, Taper: [2]float64{-0.22274211179884884, 0.08752976587250705}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.08415690497209496, -1.2359156779159062, -2.3935393798924625}, Orientation: geom.Quat{W: -0.005347394384158464, V: geom.Vec3{-0.2872097198125951, -0.9530767122875311, -0.09553409189216994}}}}
+	sv := NewSolver(DefaultOptions())
+	pr := analysedPair(sv, &a, &b)
+	var e epa
+	bd, ok := e.run(&pr, pairTol(&pr), math.Inf(1))
+	if !ok {
+		t.Fatal("polytope failed")
+	}
+	if !overlapSampled(&a, &b) {
+		t.Fatal("no surface sample of either body lies in the other")
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		// Converged, and no deeper than the polytope's translation, which
+		// separates the hulls and so the bodies.
+		if res.Status != Converged || !(res.Distance < 0) || -res.Distance > bd.upper+1e-9 {
+			t.Errorf("%v: %v %.12f; polytope's translation %.12f", m, res.Status, res.Distance, bd.upper)
+		}
+		// A true common-normal pair: points on the surfaces, Q − P along
+		// a's normal.
+		fa, _ := a.Shape.Residual(res.LocalP)
+		fb, _ := b.Shape.Residual(res.LocalQ)
+		d := res.Q.Sub(res.P)
+		if math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 || math.Abs(math.Abs(d.Dot(res.Normal))-d.Len()) > 1e-9 || math.Abs(d.Len()+res.Distance) > 1e-9 {
+			t.Errorf("%v: residuals %.3g %.3g, |Q − P| %.12f, along the normal %.12f", m, fa, fb, d.Len(), d.Dot(res.Normal))
+		}
+		t.Logf("%v: %v %.12f (polytope %.12f–%.12f)", m, res.Status, res.Distance, bd.lower, bd.upper)
+	}
 }
