@@ -320,7 +320,9 @@ func promising(c, best *candidate, L float64) bool {
 	}
 	est := c.nP.Dot(c.Q.Sub(c.P))
 	if best.separated {
-		return est >= 0 && est < best.sd-1e-6*L
+		// (Against the distance best would answer: an unconverged best's
+		// iterate can read closer than its surface points are.)
+		return est >= 0 && est < best.cmpSD()-1e-6*L
 	}
 	return est > best.sd+1e-6*L
 }

@@ -1151,14 +1151,19 @@ func TestRadialToSurface(t *testing.T) {
 	}
 }
 
-// TestUnconvergedComparedOnSurfaces: an unconverged separated iterate is
-// compared with the other candidates on the distance it will answer, between
-// points of the surfaces, not on its own. Here the iterate is the converged
-// pair of boxes232 slid along b's surface and pushed into both bodies, so
-// that its own distance is 3e-5 below the minimum while its points, moved
-// onto the surfaces, are farther apart than the converged pair's: compared on
-// the iterate's distance it beat the converged pair (by more than its slack)
-// and the query answered the worse pair (review finding 5 of 2026-11-24).
+// TestUnconvergedComparedOnSurfaces: unconverged separated iterates are
+// compared on the distances finish answers for them, between points of the
+// surfaces, not on their own (review finding 5 of 2026-11-24). This matters
+// when every start stalls, as on boxes232 before the hull rescue: two
+// stalled iterates, each off the surfaces, are made here from its converged
+// pair. u: Q slid 2e-3 along b's surface, then both points pushed out of
+// their bodies until the iterate reads 3e-5 below the minimum (on the
+// surfaces it is 9e-5 above it). w: the converged points pushed into their
+// bodies until it reads 1e-5 above the minimum (on the surfaces it is the
+// minimum). Each is classified with the residuals of the implicit system at
+// its points (so no slack: too far from stationary) and, so that classify
+// takes it for a common-normal pair, normals along its Q − P. Compared on
+// the iterates' distances u won and the query answered the worse pair.
 func TestUnconvergedComparedOnSurfaces(t *testing.T) {
 	a, b := boxes232(geom.Vec3{})
 	ref := refMinDistance(&a, &b)
@@ -1168,50 +1173,59 @@ func TestUnconvergedComparedOnSurfaces(t *testing.T) {
 		t.Fatalf("converged answer %v %.12f, reference %.12f", conv.Status, conv.Distance, ref)
 	}
 	pr := analysedPair(sv, &a, &b)
-	k := candidate{valid: true, separated: true, converged: true, method: Implicit, sd: conv.Distance,
-		lp: conv.LocalP, lq: conv.LocalQ, P: conv.P, Q: conv.Q, nP: conv.Normal, nQ: conv.NormalQ}
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
-	// Slide Q by 2e-3 along its tangent, back onto b's surface, then push both
-	// points outwards until the iterate's distance is 3e-5 below the minimum.
-	lq, ok := radialToSurface(&b.Shape, conv.LocalQ.Add(tb.InvDir(conv.TangentQ).Mul(2e-3)))
+	// push returns the first common factor 1 + k·step (k = 1..1000) by which
+	// scaling both local points brings their distance to the target's side.
+	push := func(lp, lq geom.Vec3, step, target float64) float64 {
+		for k := 1; k <= 1000; k++ {
+			s := 1 + step*float64(k)
+			d := tb.Point(lq.Mul(s)).Sub(ta.Point(lp.Mul(s))).Len()
+			if (step > 0 && d < target) || (step < 0 && d > target) {
+				return s
+			}
+		}
+		t.Fatalf("no push factor for %.12f", target)
+		return 1
+	}
+	iterate := func(lp, lq geom.Vec3) (c candidate, own, answered float64) {
+		x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+		var sys system
+		if !sys.eval(Implicit, &pr, &x, false) {
+			t.Fatal("iterate outside the domain")
+		}
+		d := tb.Point(lq).Sub(ta.Point(lp))
+		u := d.Normalize()
+		o := newtonOutcome{x: x, n: 6, phi: sys.phi, localP: lp, localQ: lq,
+			na: ta.InvDir(u), nb: tb.InvDir(u.Mul(-1)), haveNormals: true}
+		c = sv.classify(Implicit, &pr, &o)
+		if !c.valid || !c.separated || c.converged || c.slack != 0 {
+			t.Fatalf("iterate classified valid %v separated %v converged %v slack %g", c.valid, c.separated, c.converged, c.slack)
+		}
+		// The distance compared is the one finish answers: between surface
+		// points, never below the minimum.
+		var res Result
+		fc := c
+		sv.finish(&pr, &fc, false, &res)
+		if c.cmpSD() != res.Distance || res.Distance < ref-1e-12 {
+			t.Errorf("iterate compared on %.12f, answered %.12f; minimum %.12f (iterate's own %.12f)", c.cmpSD(), res.Distance, ref, d.Len())
+		}
+		return c, d.Len(), res.Distance
+	}
+	lqs, ok := radialToSurface(&b.Shape, conv.LocalQ.Add(tb.InvDir(conv.TangentQ).Mul(2e-3)))
 	if !ok {
 		t.Fatal("slid point did not settle")
 	}
-	slid := tb.Point(lq).Sub(conv.P).Len()
-	s := 1.0
-	for i := 0; i < 1000; i++ { // the first common push factor that does it
-		s0 := 1 + 1e-3*float64(i)/1000
-		if tb.Point(lq.Mul(s0)).Sub(ta.Point(conv.LocalP.Mul(s0))).Len() < ref-3e-5 {
-			s = s0
-			break
-		}
+	s := push(conv.LocalP, lqs, 1e-6, ref-3e-5)
+	u, du, au := iterate(conv.LocalP.Mul(s), lqs.Mul(s))
+	s = push(conv.LocalP, conv.LocalQ, -1e-6, ref+1e-5)
+	w, dw, aw := iterate(conv.LocalP.Mul(s), conv.LocalQ.Mul(s))
+	if !(du < dw && au > aw+1e-5) {
+		t.Fatalf("the iterates do not make the case: u %.12f (answered %.12f), w %.12f (answered %.12f)", du, au, dw, aw)
 	}
-	if s == 1 {
-		t.Fatal("no push factor found")
+	if better(&u, &w) || !better(&w, &u) {
+		t.Errorf("u (iterate %.12f, answered %.12f) beat w (iterate %.12f, answered %.12f)", du, au, dw, aw)
 	}
-	lp, lq := conv.LocalP.Mul(s), lq.Mul(s)
-	d := tb.Point(lq).Sub(ta.Point(lp))
-	u := d.Normalize()
-	// The iterate's normals along Q − P (what classify accepts of a
-	// common-normal pair), a residual of 0 (the least slack).
-	o := newtonOutcome{x: [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}, n: 6,
-		localP: lp, localQ: lq, na: ta.InvDir(u), nb: tb.InvDir(u.Mul(-1)), haveNormals: true}
-	c := sv.classify(Implicit, &pr, &o)
-	if !c.valid || !c.separated || c.slack == 0 {
-		t.Fatalf("iterate classified valid %v separated %v slack %g", c.valid, c.separated, c.slack)
-	}
-	// The distance compared is the one finish answers: between surface
-	// points, never below the minimum.
-	var res Result
-	fc := c
-	sv.finish(&pr, &fc, false, &res)
-	if c.cmpSD() != res.Distance || res.Distance < ref-1e-12 {
-		t.Errorf("unconverged candidate compared on %.12f, answered %.12f; minimum %.12f (iterate's %.12f)", c.cmpSD(), res.Distance, ref, d.Len())
-	}
-	if better(&c, &k) {
-		t.Errorf("the unconverged candidate (%.12f on the surfaces, iterate %.12f) beat the converged minimum %.12f", c.cmpSD(), d.Len(), k.sd)
-	}
-	t.Logf("minimum %.12f; slid pair %.12f; iterate %.12f; on the surfaces %.12f (slack %.3g)", ref, slid, d.Len(), c.cmpSD(), c.slack)
+	t.Logf("minimum %.12f; u: iterate %.12f, answered %.12f; w: iterate %.12f, answered %.12f", ref, du, au, dw, aw)
 }
 
 // TestPolytopePairOtherSchemes: when every start has failed on an

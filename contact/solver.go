@@ -567,15 +567,15 @@ func (sv *Solver) walkDown(m Method, pr *pair, lp, lq vec, best *candidate, res 
 		return false
 	}
 	c := surfacePair(pr, lp, lq)
-	if !(c.sd < best.sd) {
+	if !(c.sd < best.cmpSD()) {
 		return false
 	}
-	goal := best.sd - pairTol(pr)
+	goal := best.cmpSD() - pairTol(pr)
 	for _, m2 := range schemesFrom(m) {
 		if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
 			res.Fallback = m2 != m
 		}
-		if best.sd < goal {
+		if best.cmpSD() < goal { // (trySeed may keep a nearly stationary pair)
 			return true
 		}
 	}

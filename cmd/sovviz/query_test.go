@@ -230,6 +230,8 @@ func TestQueryErrorLines(t *testing.T) {
 		{"string number", `{"id": "m", "a": {"shape": {"a": [1, "1", 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", `a.shape.a[1]: want a number, got string "1"`},
 		{"null", `{"id": "m", "a": {"shape": {"a": [1, 1, 1], "eps": null}}, "b": ` + body + `}`, "m", "a.shape.eps: want an array of 2 numbers, got null"},
 		{"overflow", `{"id": "m", "a": {"shape": {"a": [1e400, 1, 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a[0]: number 1e400 is out of range"},
+		{"underflow", `{"id": "m", "a": {"shape": {"a": [1e-400, 1, 1], "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a[0]: number 1e-400 is out of range"},
+		{"underflow in a position", `{"id": "m", "a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, -0.5e-330, 0]}}, "b": ` + body + `}`, "m", "a.pose.position[1]: number -0.5e-330 is out of range"},
 		{"object not array", `{"id": "m", "a": {"shape": {"a": {"x": 1}, "eps": [1, 1]}}, "b": ` + body + `}`, "m", "a.shape.a: want an array of 3 numbers, got an object"},
 		{"a not object", `{"id": "m", "a": [1], "b": ` + body + `}`, "m", "a: want an object, got an array"},
 		{"duplicate", `{"id": "d", "a": ` + body + `, "a": ` + body + `, "b": ` + body + `}`, "d", "a: field given twice"},

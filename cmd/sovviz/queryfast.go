@@ -181,7 +181,8 @@ func (p *fastParser) numbers(dst []float64) bool {
 }
 
 // number reads one JSON number (its exact grammar) with strconv.ParseFloat,
-// as the strict parser does; infinities (out of range) are refused.
+// as the strict parser does; infinities and nonzero literals that round to
+// 0 (out of range) are refused.
 func (p *fastParser) number() (float64, bool) {
 	p.space()
 	s, i := p.s, p.i
@@ -213,8 +214,8 @@ func (p *fastParser) number() (float64, bool) {
 		}
 	}
 	v, err := strconv.ParseFloat(string(s[start:i]), 64)
-	if err != nil || math.IsInf(v, 0) {
-		return 0, false
+	if err != nil || math.IsInf(v, 0) || (v == 0 && nonzeroMantissa(s[start:i])) {
+		return 0, false // (the strict parser words the error)
 	}
 	p.i = i
 	return v, true

@@ -240,12 +240,29 @@ func numbers(fields map[string]json.RawMessage, key, path string, dst []float64,
 			return errAt(ep, "want a number, got %s", kindOf(e))
 		}
 		v, err := strconv.ParseFloat(string(e), 64)
-		if err != nil || math.IsInf(v, 0) {
+		if err != nil || math.IsInf(v, 0) || (v == 0 && nonzeroMantissa(e)) {
+			// (ParseFloat rounds a literal below the smallest float64 to 0
+			// without an error: reported as the 0 the user never wrote, it
+			// read "semi-axis must be > 0".)
 			return errAt(ep, "number %s is out of range", e)
 		}
 		dst[i] = v
 	}
 	return nil
+}
+
+// nonzeroMantissa reports whether a JSON number literal has a nonzero digit
+// before its exponent, so that it is not 0 however ParseFloat rounds it.
+func nonzeroMantissa(lit []byte) bool {
+	for _, c := range lit {
+		if c == 'e' || c == 'E' {
+			return false
+		}
+		if c >= '1' && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // firstByte is the first non-space byte of raw, or 0.
