@@ -126,10 +126,26 @@ func (d *decoder) num(n *node, path string) (float64, error) {
 		return 0, d.fail(path, n, "must be a number, not "+n.kindName())
 	}
 	v, err := strconv.ParseFloat(n.str, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+	// (ParseFloat rounds a nonzero literal below the smallest float64 to 0
+	// without an error: it would then read "1e-400: must be > 0".)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || (v == 0 && nonzeroMantissa(n.str)) {
 		return 0, d.fail(path, n, "number out of range")
 	}
 	return v, nil
+}
+
+// nonzeroMantissa reports whether a JSON number literal has a nonzero digit
+// before its exponent, so that it is not 0 however ParseFloat rounds it.
+func nonzeroMantissa(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		switch c := lit[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 func (d *decoder) numIn(n *node, path string, lo, hi float64, reason string) (float64, error) {

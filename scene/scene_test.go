@@ -330,6 +330,8 @@ var errorCases = []errorCase{
 		`x.json: objects[0].shape.a[1] = "2": must be a number, not a string`, true},
 	{"number too large", sceneWith(obj("a", `"shape": {"a": [1, 1e999, 1], "eps": [1, 1]}`), ""),
 		"x.json: objects[0].shape.a[1] = 1e999: number out of range", false},
+	{"number too small", sceneWith(obj("a", `"shape": {"a": [1, 1e-999, 1], "eps": [1, 1]}`), ""),
+		"x.json: objects[0].shape.a[1] = 1e-999: number out of range", false},
 	{"missing shape", sceneWith(obj("a", `"visible": true`), ""),
 		`x.json: objects[0].shape: missing ({"a": [a1,a2,a3], "eps": [e1,e2], "taper": [tx,ty]})`, true},
 	{"missing eps", sceneWith(obj("a", `"shape": {"a": [1, 1, 1]}`), ""),
