@@ -798,6 +798,54 @@ func TestExtremeRangeHonest(t *testing.T) {
 	t.Logf("%d pairs: %d of %d answers failed, %d max_iterations", n, failed, 3*n, unconverged)
 }
 
+// TestExtremeRangeAgainstReference: TestExtremeRangeHonest's 400 pairs,
+// every separated answer of the default solver against the independent
+// reference (dense sampling of both surfaces, then local refinement). An
+// answer above the reference by more than 1e-9 missed the minimum; one below
+// it is a pair of surface points closer than the sampling found (the
+// sampling misses sharp features at these exponents; TestExtremeRangeHonest
+// checks such points lie on the surfaces). Two misses remain, neither
+// certified: pair 270 (the implicit scheme's starts all end in a local
+// minimum 2.88307 apart, 0.043 above the reference; the parametric schemes
+// find it) and pair 271 (max_iterations, 1.3e-5 above). About two minutes,
+// so it runs only when SOVVIZ_EXTREME_REF=1 is set:
+//
+//	SOVVIZ_EXTREME_REF=1 go test -run ExtremeRangeAgainstReference -v ./contact
+func TestExtremeRangeAgainstReference(t *testing.T) {
+	if os.Getenv("SOVVIZ_EXTREME_REF") != "1" {
+		t.Skip("set SOVVIZ_EXTREME_REF=1 to check the extreme range against the reference (about two minutes)")
+	}
+	r := rand.New(rand.NewPCG(91, 92))
+	sep, above, below := 0, 0, 0
+	for i := 0; i < 400; i++ {
+		a := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
+		b := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
+		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+		opt := DefaultOptions()
+		res := Query(&a, &b, &opt)
+		if !(res.Distance > 0) {
+			continue
+		}
+		sep++
+		ref := refMinDistance(&a, &b)
+		switch d := res.Distance - ref; {
+		case d > 1e-9:
+			above++
+			if res.Certified {
+				t.Errorf("pair %d: certified %.12f, %.3g above the reference %.12f", i, res.Distance, d, ref)
+			}
+			t.Logf("pair %d: %v %.12f, %.3g above the reference %.12f", i, res.Status, res.Distance, d, ref)
+		case d < -1e-9:
+			below++
+		}
+	}
+	if above > 2 {
+		t.Errorf("%d separated answers above the reference; were 2", above)
+	}
+	t.Logf("%d separated answers: %d above the reference, %d below it (the sampling's misses)", sep, above, below)
+}
+
 // overlapSampled reports whether a surface sample of either body (a
 // 200 × 101 parameter grid) lies inside the other: an independent witness
 // that the bodies overlap.
@@ -1269,5 +1317,27 @@ func TestPolytopePairOtherSchemes(t *testing.T) {
 			t.Errorf("%v: residuals %.3g %.3g, |Q − P| %.12f, along the normal %.12f", m, fa, fb, d.Len(), d.Dot(res.Normal))
 		}
 		t.Logf("%v: %v %.12f (polytope %.12f–%.12f)", m, res.Status, res.Distance, bd.lower, bd.upper)
+	}
+}
+
+// TestCavedLocalMinimum: on a pair with a caved-in shape (pair 308 of
+// TestExtremeRangeHonest: a pointy profile, e 1.95 and 0.16, tapered by
+// −0.45, hull gap 0.17 of its 2.33 semi-axis) every start ended in a local
+// minimum 4.93080 apart, answered converged and uncertified; the descent
+// from the hulls' closest pair, which caved shapes now get as saddles do,
+// reaches the reference's 4.88999 in every scheme.
+func TestCavedLocalMinimum(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.3294286848871537, 1.3664170250233958, 0.18352828322800652}, Eps: [2]float64{1.9462819902510353, 0.1594607775839848}, Taper: [2]float64{-0.4534301230546779, 0.09090652757340056}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.7198613387897904, V: geom.Vec3{-0.512181460639454, -0.23625668450938972, 0.40453996504379736}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4618831547112165, 0.5478227108326634, 1.8009906989165758}, Eps: [2]float64{1.8560729069097153, 1.2020934458497712}, Taper: [2]float64{0.00197593074364677, -0.026655174489244482}},
+		Pose: geom.Pose{Position: geom.Vec3{5.163940463247086, -4.431233893649253, 1.7512741839278483}, Orientation: geom.Quat{W: 0.20417424587809702, V: geom.Vec3{-0.6109579979465702, -0.7139111540076557, -0.27454337771777776}}}}
+	ref := refMinDistance(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged || math.Abs(res.Distance-ref) > 1e-9 {
+			t.Errorf("%v: %v %.12f, reference %.12f", m, res.Status, res.Distance, ref)
+		}
 	}
 }
