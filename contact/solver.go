@@ -531,7 +531,7 @@ func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result)
 			break
 		}
 	}
-	if saddle || caved(pr, pr.ia, pr.ib) {
+	if saddle || pr.ia != nil && pr.ib != nil && caved(pr, pr.ia, pr.ib) { // (pairs outside a query carry no analyses)
 		// Every start converged to a saddle: the distance has more than
 		// one basin here, and the multi-start's seeds all lie in the one
 		// it found. The hulls' closest pair is a seed from elsewhere. So
