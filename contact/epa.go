@@ -366,17 +366,25 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	// TestExtremeRangeHonest: the implicit scheme stopped at once from a
 	// pointy tip's support point, where the parametric scheme converged in
 	// five iterations, 1.11751 deep against the polytope's 1.11879).
+	// A pair is kept only within what the polytope proved (never separated:
+	// the bodies overlap), so that a later scheme's pair cannot push out a
+	// kept one and then be refused below.
+	inBounds := func(c *candidate) bool {
+		return c.valid && !c.separated && -c.sd <= bd.upper+tol && !(pr.convex && -c.sd < bd.lower-tol)
+	}
 	for _, m2 := range schemesFrom(m) {
 		c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
-		if better(&c, best) {
+		if inBounds(&c) && better(&c, best) {
 			*best = c
-			res.Fallback = res.Fallback || m2 != m
+			if m2 != m {
+				res.Fallback = true
+			}
 		}
-		if best.valid && best.converged {
+		if inBounds(best) && best.converged {
 			break
 		}
 	}
-	if !best.valid || best.separated || -best.sd > bd.upper+tol || (pr.convex && -best.sd < bd.lower-tol) {
+	if !inBounds(best) {
 		// (A separated pair is wrong here: the bodies overlap; so is, for
 		// convex shapes, a depth below the proven lower bound.)
 		*best = e.pair(pr, &bd, tol)

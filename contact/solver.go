@@ -537,8 +537,8 @@ func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result)
 		// it found. The hulls' closest pair is a seed from elsewhere. So
 		// it is on a caved-in shape, whose dent can hold the starts in a
 		// local minimum (TestCavedLocalMinimum: 4.93080 against 4.88999);
-		// such pairs already pay milliseconds for the dent search, and the
-		// paper battery has none.
+		// such pairs already pay milliseconds for the dent search
+		// (BenchmarkQueryCavedDent), and the paper battery has none.
 		sv.hullDescent(m, pr, best, res)
 	}
 }
@@ -547,13 +547,13 @@ func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result)
 // onto the surfaces along the rays from the centres and walked downhill by
 // alternating projections, with Newton polishing where they stop; a closer
 // converged pair wins. GJK on numeric supports costs up to a millisecond,
-// so only pairs whose every start converged to a saddle pay for it (none
-// of paper 000's battery). On pair 376 of TestWideTaperedSeparatedPairs'
+// so only pairs whose every start converged to a saddle, or with a caved-in
+// shape, pay for it (none of paper 000's battery). On pair 376 of TestWideTaperedSeparatedPairs'
 // 400-pair sweep the saddle escape reached a local minimum 0.2139135 apart
 // and this the global one, 0.2121699 (TestSaddleEscape).
 func (sv *Solver) hullDescent(m Method, pr *pair, best *candidate, res *Result) {
 	h, ok := gjkSeparated(pr)
-	if !ok || !(h.sd < best.sd-pairTol(pr)) {
+	if !ok || !(h.sd < best.cmpSD()-pairTol(pr)) {
 		return // (the hulls as far apart as the answer: nothing beats it)
 	}
 	sv.walkDown(m, pr, h.lp, h.lq, best, res)

@@ -259,7 +259,7 @@ func TestQueryErrorLines(t *testing.T) {
 			}
 			o := decodeOut(t, lines[1])
 			if o.Status != "error" || o.Error == nil || !strings.Contains(*o.Error, c.want) {
-				t.Errorf("error line %s, want error containing %q", lines[1], c.want)
+				t.Fatalf("error line %s, want error containing %q", lines[1], c.want)
 			}
 			if !strings.HasPrefix(*o.Error, "line 2: ") {
 				t.Errorf("error %q does not start with the line number", *o.Error)

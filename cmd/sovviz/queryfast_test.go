@@ -83,8 +83,10 @@ func TestFastQueryLineAgrees(t *testing.T) {
 		`{"a": {"shape": {"a": [1, 1, 1.], "eps": [1, 1]}}, "b": ` + body + `}`,
 		`{"a": {"shape": {"a": [1, 1, +1], "eps": [1, 1]}}, "b": ` + body + `}`,
 		`{"a": {"shape": {"a": [1, 1, 1e400], "eps": [1, 1]}}, "b": ` + body + `}`,
-		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 2.5]}}, "b": ` + body + `}`,                                      // invalid shape
-		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"orientation": [0, 0, 0, 0]}}, "b": ` + body + `}`, // invalid pose
+		`{"a": {"shape": {"a": [1, 1, 1e-400], "eps": [1, 1]}}, "b": ` + body + `}`,                                     // underflow
+		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, -0.5e-330, 0]}}, "b": ` + body + `}`, // underflow
+		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 2.5]}}, "b": ` + body + `}`,                                        // invalid shape
+		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"orientation": [0, 0, 0, 0]}}, "b": ` + body + `}`,   // invalid pose
 		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {}}, "b": ` + body + `}`,
 		`{"a": {"shape": {"a": [1, 1, 1]}}, "b": ` + body + `}`,
 		`{"a": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "shape": {"a": [1, 1, 1], "eps": [1, 1]}}, "b": ` + body + `}`,
@@ -119,6 +121,7 @@ func FuzzFastQueryLine(f *testing.F) {
 	f.Add([]byte(`{"id": "x", "a": ` + body + `, "b": ` + body + `}`))
 	f.Add([]byte(`{"id":"t","a":{"shape":{"a":[0.3,2,1],"eps":[0.1,1.9],"taper":[-0.5,0.5]},"pose":{"position":[1e-300,-2,3],"orientation":[0.5,0.5,0.5,0.5]}},"b":` + body + `}`))
 	f.Add([]byte("{ \"id\" :\t\"s\" ,\r\n\"b\" : " + body + ", \"a\": {\"pose\": {\"orientation\": [1, 0, 0, -0]}, \"shape\": {\"eps\": [1E0, 1.0e-0], \"a\": [1, 2.5, 3e+0]}}}"))
+	f.Add([]byte(`{"id": "u", "a": {"shape": {"a": [1e-400, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, -0.5e-330, 0.0e-999]}}, "b": ` + body + `}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkFastAgrees(t, line)
 	})
