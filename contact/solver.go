@@ -382,7 +382,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 					break
 				}
 				if sv.trySeed(m2, &pr, c.lp, c.lq, &best, res) {
-					res.Fallback = m2 != m
+					res.Fallback = res.Fallback || m2 != m // (never cleared: an earlier stage may have recovered)
 				}
 			}
 		}
@@ -577,7 +577,7 @@ func (sv *Solver) walkDown(m Method, pr *pair, lp, lq vec, best *candidate, res 
 	goal := best.cmpSD() - pairTol(pr)
 	for _, m2 := range schemesFrom(m) {
 		if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
-			res.Fallback = m2 != m
+			res.Fallback = res.Fallback || m2 != m // (never cleared: an earlier stage may have recovered)
 		}
 		if best.cmpSD() < goal { // (trySeed may keep a nearly stationary pair)
 			return true
