@@ -372,16 +372,10 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	inBounds := func(c *candidate) bool {
 		return c.valid && !c.separated && -c.sd <= bd.upper+tol && !(pr.convex && -c.sd < bd.lower-tol)
 	}
-	for _, m2 := range schemesFrom(m) {
-		c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
-		if inBounds(&c) && better(&c, best) {
-			*best = c
-			if m2 != m {
-				res.Fallback = true
-			}
-		}
-		if inBounds(best) && best.converged {
-			break
+	if c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, inBounds); better(&c, best) {
+		*best = c
+		if c.method != m {
+			res.Fallback = true
 		}
 	}
 	if !inBounds(best) {

@@ -735,6 +735,17 @@ func randShapeExtreme(r *rand.Rand) geom.Superovoid {
 		Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
 }
 
+// extremePair draws two randShapeExtreme bodies turned at random, b along a
+// random direction at 0.3 to 1.2 times the sum of their bounding radii
+// (TestExtremeRangeHonest's pairs).
+func extremePair(r *rand.Rand) (a, b geom.Body) {
+	a = geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
+	b = geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
+	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+	b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+	return a, b
+}
+
 // TestExtremeRangeHonest: pairs of randShapeExtreme at any distance,
 // overlapping hulls included (where the hull rescue cannot help). Every
 // answer must be finite; every separated one that did not fail a true
@@ -751,10 +762,7 @@ func TestExtremeRangeHonest(t *testing.T) {
 	}
 	failed, unconverged := 0, 0
 	for i := 0; i < n; i++ {
-		a := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		b := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+		a, b := extremePair(r)
 		L := math.Max(maxAxis(&a.Shape), maxAxis(&b.Shape))
 		ta, tb := a.Pose.Transform(), b.Pose.Transform()
 		for _, m := range allMethods {
@@ -818,10 +826,7 @@ func TestExtremeRangeAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	sep, above, below := 0, 0, 0
 	for i := 0; i < 400; i++ {
-		a := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		b := geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+		a, b := extremePair(r)
 		opt := DefaultOptions()
 		res := Query(&a, &b, &opt)
 		if !(res.Distance > 0) {

@@ -314,15 +314,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// fails from it (a box-like face, e 0.09, against a pointy caved
 			// tip: the parametric schemes stalled where the implicit one
 			// converged, and the query failed: TestExtremeRangeHonest).
-			c := sv.solveFrom(m, &pr, sv.startFromPoints(m, &pr, lp, lq), res, sv.opt.MaxIter)
-			for _, m2 := range fallbackOrder[m] {
-				if c.valid && c.converged {
-					break
-				}
-				if c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter); better(&c2, &c) {
-					c = c2
-					res.Fallback = true
-				}
+			c := sv.fromSeed(m, &pr, lp, lq, res, nil)
+			if c.method != m {
+				res.Fallback = true
 			}
 			if better(&c, &best) {
 				best = c
@@ -534,8 +528,8 @@ func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result)
 	if saddle || pr.ia != nil && pr.ib != nil && caved(pr, pr.ia, pr.ib) { // (pairs outside a query carry no analyses)
 		// Every start converged to a saddle: the distance has more than
 		// one basin here, and the multi-start's seeds all lie in the one
-		// it found. The hulls' closest pair is a seed from elsewhere. So
-		// it is on a caved-in shape, whose dent can hold the starts in a
+		// it found. The hulls' closest pair is a seed from elsewhere.
+		// Likewise on a caved-in shape, whose dent can hold the starts in a
 		// local minimum (TestCavedLocalMinimum: 4.93080 against 4.88999);
 		// such pairs already pay milliseconds for the dent search
 		// (BenchmarkQueryCavedDent), and the paper battery has none.
@@ -548,9 +542,10 @@ func (sv *Solver) saddleEscape(m Method, pr *pair, best *candidate, res *Result)
 // alternating projections, with Newton polishing where they stop; a closer
 // converged pair wins. GJK on numeric supports costs up to a millisecond,
 // so only pairs whose every start converged to a saddle, or with a caved-in
-// shape, pay for it (none of paper 000's battery). On pair 376 of TestWideTaperedSeparatedPairs'
-// 400-pair sweep the saddle escape reached a local minimum 0.2139135 apart
-// and this the global one, 0.2121699 (TestSaddleEscape).
+// shape, pay for it (none of paper 000's battery). On pair 376 of
+// TestWideTaperedSeparatedPairs' 400-pair sweep the saddle escape reached a
+// local minimum 0.2139135 apart and this the global one, 0.2121699
+// (TestSaddleEscape).
 func (sv *Solver) hullDescent(m Method, pr *pair, best *candidate, res *Result) {
 	h, ok := gjkSeparated(pr)
 	if !ok || !(h.sd < best.cmpSD()-pairTol(pr)) {
@@ -1323,6 +1318,23 @@ func (sv *Solver) startFromLocal(m Method, pr *pair, prev *Result) [6]float64 {
 	}
 	pp, pq := prev.ParamsP, prev.ParamsQ
 	return [6]float64{pp[0], pp[1], pq[0], pq[1]}
+}
+
+// fromSeed runs Newton from the local points lp, lq in scheme m, then in
+// the schemes that recover it until one converges, and returns the best
+// outcome that keep accepts (scheme m's whatever it is when keep is nil).
+func (sv *Solver) fromSeed(m Method, pr *pair, lp, lq vec, res *Result, keep func(*candidate) bool) candidate {
+	var best candidate
+	for _, m2 := range schemesFrom(m) {
+		c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, lp, lq), res, sv.opt.MaxIter)
+		if (keep == nil || keep(&c)) && (m2 == m || better(&c, &best)) {
+			best = c
+		}
+		if best.valid && best.converged {
+			break
+		}
+	}
+	return best
 }
 
 // trySeed runs scheme m from the local points lp, lq and keeps the outcome
