@@ -369,16 +369,14 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 	// A pair is kept only within what the polytope proved (never separated:
 	// the bodies overlap), so that a later scheme's pair cannot push out a
 	// kept one and then be refused below.
-	inBounds := func(c *candidate) bool {
-		return c.valid && !c.separated && -c.sd <= bd.upper+tol && !(pr.convex && -c.sd < bd.lower-tol)
-	}
-	if c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, inBounds); better(&c, best) {
+	keep := depthBounds{lower: bd.lower, upper: bd.upper, tol: tol, convex: pr.convex}
+	if c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, &keep); better(&c, best) {
 		*best = c
 		if c.method != m {
 			res.Fallback = true
 		}
 	}
-	if !inBounds(best) {
+	if !keep.admits(best) {
 		// (A separated pair is wrong here: the bodies overlap; so is, for
 		// convex shapes, a depth below the proven lower bound.)
 		*best = e.pair(pr, &bd, tol)
@@ -433,4 +431,19 @@ func (sv *Solver) polytope() *epa {
 		sv.poly = new(epa)
 	}
 	return sv.poly
+}
+
+// depthBounds is what the expanding polytope proved of an overlap: a pair
+// is admitted only if it overlaps no deeper than upper and, for convex
+// shapes, no shallower than lower (to within tol). (A type rather than a
+// closure: a candidate passed to a function value escapes to the heap.)
+type depthBounds struct {
+	lower, upper, tol float64
+	convex            bool
+}
+
+// admits reports whether c lies within the bounds; nil bounds admit every
+// candidate.
+func (b *depthBounds) admits(c *candidate) bool {
+	return b == nil || c.valid && !c.separated && -c.sd <= b.upper+b.tol && !(b.convex && -c.sd < b.lower-b.tol)
 }

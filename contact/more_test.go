@@ -440,6 +440,18 @@ func TestNoAllocations(t *testing.T) {
 			t.Errorf("cold query (%v guess) allocates %v times", g, n)
 		}
 	}
+	// A sphere against a caved-in tip: the dent search, its seed in every
+	// scheme (fromSeed) and the descent from the hulls' closest pair (its
+	// fromSeed allocated once a query until a review's benchmark showed it).
+	{
+		a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.95}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Identity()}
+		s := geom.Body{Shape: geom.Sphere(2.503), Pose: geom.Pose{Position: geom.Vec3{2.2327167944635757, 0, -2.3068657853749825}, Orientation: geom.Quat{W: 1}}}
+		sv := NewSolver(DefaultOptions())
+		sv.Query(&a, &s)
+		if n := testing.AllocsPerRun(5, func() { sv.Query(&a, &s) }); n != 0 {
+			t.Errorf("cold query of a caved pair allocates %v times", n)
+		}
+	}
 	// Warm queries of moving pairs (Newton from the previous answer, and
 	// the overlapping ones' searches), and of a still one (returned as is).
 	sv := NewSolver(DefaultOptions())
