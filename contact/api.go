@@ -205,8 +205,9 @@ type Result struct {
 	Warm               bool // true when the answer came from a warm start
 	// Method is the scheme that produced the answer (Implicit for GJK's);
 	// Fallback is true when the configured scheme failed and another stage
-	// recovered, or, for a warm start from a GJK answer, went to GJK
-	// directly.
+	// recovered, or converged to a farther pair than another scheme found
+	// from the same seed (the dent search of a caved shape), or, for a warm
+	// start from a GJK answer, went to GJK directly.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when

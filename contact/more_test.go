@@ -441,8 +441,9 @@ func TestNoAllocations(t *testing.T) {
 		}
 	}
 	// A sphere against a caved-in tip: the dent search, its seed in every
-	// scheme (fromSeed) and the descent from the hulls' closest pair (its
-	// fromSeed allocated once a query until a review's benchmark showed it).
+	// scheme (fromSeed) and the descent from the hulls' closest pair.
+	// (fromSeed's filter was a closure, which moved each candidate to the
+	// heap: one allocation per caved query, from 8c69aad to 4a2007f.)
 	{
 		a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.95}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Identity()}
 		s := geom.Body{Shape: geom.Sphere(2.503), Pose: geom.Pose{Position: geom.Vec3{2.2327167944635757, 0, -2.3068657853749825}, Orientation: geom.Quat{W: 1}}}
@@ -665,7 +666,9 @@ func analysedPair(sv *Solver, a, b *geom.Body) pair {
 // implicit scheme's distance. These three were max_iterations before (a
 // wide pair of a fresh sweep, seed 101/102; paper-battery pair 4983 with
 // the ntb scheme from the quadtree, and 535 with the parametric scheme and
-// finite differences, from sovviz's battery dump).
+// finite differences, from sovviz's battery dump). (The wide pair with the
+// ntb scheme from the quadtree was a case too until Levenberg–Marquardt's
+// damping was dropped relative to its start: ntb converges on it alone.)
 func TestNearlyStationaryPolished(t *testing.T) {
 	wa := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.380503515606239, 0.36940259615017473, 1.6539721145148696}, Eps: [2]float64{0.7210392462520375, 0.798583019331296}},
 		Pose: geom.Pose{Position: geom.Vec3{-0.3607286272573227, 0.432574538112279, -0.03147222960191787}, Orientation: geom.Quat{W: -0.13445818762659406, V: geom.Vec3{0.3703217918410775, -0.7850714891025393, 0.4779597506758353}}}}
@@ -681,7 +684,6 @@ func TestNearlyStationaryPolished(t *testing.T) {
 	}{
 		{"wide 219 parametric", wa, wb, Parametric, Support, false},
 		{"wide 219 parametric quadtree", wa, wb, Parametric, Quadtree, false},
-		{"wide 219 ntb quadtree", wa, wb, NTB, Quadtree, false},
 		{"battery 4983 ntb quadtree", battery[4983][0], battery[4983][1], NTB, Quadtree, false},
 		{"battery 535 parametric fd", battery[535][0], battery[535][1], Parametric, Quadtree, true},
 	}

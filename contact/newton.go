@@ -118,6 +118,12 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	}
 	w[2], w[3] = invL, invL
 	mu := 0.0
+	// Damping below muFloor is dropped: 1e-8 of where it started, i.e.
+	// 1e-12 of JᵀWJ's scale (never below 1e-12). An absolute floor kept
+	// box-like faces, whose Hessians make that scale huge, damped for
+	// dozens of accepted steps: they crawled and ran out of iterations
+	// (TestRelativeDampingFloor).
+	muFloor := 1e-12
 	lastStep := math.Inf(1)
 	stallRef, farRef, farStep := cur, cur, 0.0
 	var hist [farWindow]float64 // the merits of the last farWindow iterations
@@ -219,7 +225,12 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 					break
 				}
 			}
-			mu = nextMu(mu, &sys.jac, &w, n)
+			if mu == 0 {
+				mu = nextMu(mu, &sys.jac, &w, n)
+				muFloor = max(1e-12, 1e-8*mu)
+			} else {
+				mu = nextMu(mu, &sys.jac, &w, n)
+			}
 		}
 		if !accepted {
 			break
@@ -228,7 +239,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		sys, trial = trial, sys
 		if mu > 0 {
 			mu *= 0.1
-			if mu < 1e-12 {
+			if mu < muFloor {
 				mu = 0
 			}
 		}

@@ -753,7 +753,7 @@ func extremePair(r *rand.Rand) (a, b geom.Body) {
 // every overlapping one a real overlap (a surface sample of one body inside
 // the other: overlapSampled). None may fail (3 did before the dent
 // search's seed went to the other schemes too); it logs how many ran out
-// of iterations (docs/contact.md, "Known limits": 47 of 1,200).
+// of iterations (docs/contact.md, "Known limits": 30 of 1,200).
 func TestExtremeRangeHonest(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	n := 400
@@ -798,10 +798,10 @@ func TestExtremeRangeHonest(t *testing.T) {
 			}
 		}
 	}
-	if failed > 0 || n == 400 && unconverged > 38 {
+	if failed > 0 || n == 400 && unconverged > 30 {
 		// (The counts of docs/contact.md, "Known limits": more is a
 		// regression.)
-		t.Errorf("%d failed, %d max_iterations; were 0 and 38", failed, unconverged)
+		t.Errorf("%d failed, %d max_iterations; were 0 and 30", failed, unconverged)
 	}
 	t.Logf("%d pairs: %d of %d answers failed, %d max_iterations", n, failed, 3*n, unconverged)
 }
@@ -1368,6 +1368,29 @@ func TestDentSeedAllSchemes(t *testing.T) {
 		res := Query(&a, &b, &opt)
 		if res.Status != Converged || math.Abs(res.Distance-ref) > 1e-9 {
 			t.Errorf("%v: %v %.12f, reference %.12f", m, res.Status, res.Distance, ref)
+		}
+	}
+}
+
+// TestRelativeDampingFloor: pair 107 of TestExtremeRangeHonest, inside the
+// issue's range (e 0.36–1.89; b is a thin plate, e2 0.11). Levenberg–
+// Marquardt's damping was dropped only below an absolute 1e-12, which
+// against the plate's large Hessians took dozens of accepted steps: every
+// scheme crawled to max_iterations 0.446305734338 apart. Dropped at 1e-8
+// of where it started, the same pair converges and is certified in every
+// scheme (and 8 of that test's 38 max_iterations answers converge).
+func TestRelativeDampingFloor(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.629455368067698, 1.683830772120192, 1.169744760755863}, Eps: [2]float64{0.35722392853534585, 1.0592957527108544}, Taper: [2]float64{0.40397829241010286, -0.08916915803225489}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.33005270399244957, V: geom.Vec3{-0.23986918959384088, 0.23018155129005952, 0.8834842601408177}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.8076888858505837, 0.16288463544056925, 2.8689090620146356}, Eps: [2]float64{1.8849033729609006, 0.11013114287053342}, Taper: [2]float64{0.13222482251614465, 0.33382100731017983}},
+		Pose: geom.Pose{Position: geom.Vec3{-1.6898142627618649, 2.9577167798598003, 1.8075745779243648}, Orientation: geom.Quat{W: 0.05512294552414907, V: geom.Vec3{0.3328160136113403, 0.797264343870455, 0.5005642096209145}}}}
+	ref := refMinDistance(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged || !res.Certified || math.Abs(res.Distance-ref) > 1e-9 {
+			t.Errorf("%v: %v certified %v %.12f, reference %.12f", m, res.Status, res.Certified, res.Distance, ref)
 		}
 	}
 }

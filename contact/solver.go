@@ -315,28 +315,34 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// tip: the parametric schemes stalled where the implicit one
 			// converged, and the query failed: TestExtremeRangeHonest).
 			c := sv.fromSeed(m, &pr, lp, lq, res, nil)
-			if c.method != m {
-				res.Fallback = true
-			}
 			if better(&c, &best) {
 				best = c
+				if c.method != m {
+					res.Fallback = true
+				}
 			}
-			if best.valid && best.separated && !hullCertified(&pr, &best) {
+			if c.converged && best.valid && best.separated && !hullCertified(&pr, &best) {
 				// From one seed in a dent the schemes can converge to
 				// different pairs (a pointy caved tip: the implicit scheme
 				// to one 2.8831 apart, the parametric ones to the closest,
 				// 2.8398; TestDentSeedAllSchemes): each scheme's pair
-				// competes while none is proven.
-				// (Beating it by more than rounding: the same pair found
-				// by another scheme is no reason to answer from that one.)
-				for _, m2 := range fallbackOrder[m] {
-					if m2 == c.method {
+				// competes while none is proven. (fromSeed ran the schemes
+				// up to c's, and all of them when none converged; a pair
+				// must beat the best by more than rounding: the same pair
+				// found by another scheme is no reason to answer from it.)
+				ran := true
+				for _, m2 := range schemesFrom(m) {
+					if ran {
+						ran = m2 != c.method
 						continue
 					}
 					c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter)
 					if better(&c2, &best) && (!best.converged || c2.cmpSD() < best.cmpSD()-pairTol(&pr)) {
 						best = c2
 						res.Fallback = true
+						if hullCertified(&pr, &best) {
+							break
+						}
 					}
 				}
 			}
