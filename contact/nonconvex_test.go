@@ -1335,15 +1335,7 @@ func TestCavedLocalMinimum(t *testing.T) {
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.7198613387897904, V: geom.Vec3{-0.512181460639454, -0.23625668450938972, 0.40453996504379736}}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4618831547112165, 0.5478227108326634, 1.8009906989165758}, Eps: [2]float64{1.8560729069097153, 1.2020934458497712}, Taper: [2]float64{0.00197593074364677, -0.026655174489244482}},
 		Pose: geom.Pose{Position: geom.Vec3{5.163940463247086, -4.431233893649253, 1.7512741839278483}, Orientation: geom.Quat{W: 0.20417424587809702, V: geom.Vec3{-0.6109579979465702, -0.7139111540076557, -0.27454337771777776}}}}
-	ref := refMinDistance(&a, &b)
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		res := Query(&a, &b, &opt)
-		if res.Status != Converged || math.Abs(res.Distance-ref) > 1e-9 {
-			t.Errorf("%v: %v %.12f, reference %.12f", m, res.Status, res.Distance, ref)
-		}
-	}
+	atReferenceInEveryScheme(t, &a, &b, refMinDistance(&a, &b), false)
 }
 
 // TestDentSeedAllSchemes: pair 270 of TestExtremeRangeHonest (a pointy
@@ -1362,14 +1354,7 @@ func TestDentSeedAllSchemes(t *testing.T) {
 	if math.Abs(ref-2.839759003947) > 1e-9 {
 		t.Fatalf("reference %.12f: the pair is not the one this test was written for", ref)
 	}
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		res := Query(&a, &b, &opt)
-		if res.Status != Converged || math.Abs(res.Distance-ref) > 1e-9 {
-			t.Errorf("%v: %v %.12f, reference %.12f", m, res.Status, res.Distance, ref)
-		}
-	}
+	atReferenceInEveryScheme(t, &a, &b, ref, false)
 }
 
 // TestRelativeDampingFloor: pair 107 of TestExtremeRangeHonest, inside the
@@ -1384,12 +1369,19 @@ func TestRelativeDampingFloor(t *testing.T) {
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.33005270399244957, V: geom.Vec3{-0.23986918959384088, 0.23018155129005952, 0.8834842601408177}}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{2.8076888858505837, 0.16288463544056925, 2.8689090620146356}, Eps: [2]float64{1.8849033729609006, 0.11013114287053342}, Taper: [2]float64{0.13222482251614465, 0.33382100731017983}},
 		Pose: geom.Pose{Position: geom.Vec3{-1.6898142627618649, 2.9577167798598003, 1.8075745779243648}, Orientation: geom.Quat{W: 0.05512294552414907, V: geom.Vec3{0.3328160136113403, 0.797264343870455, 0.5005642096209145}}}}
-	ref := refMinDistance(&a, &b)
+	atReferenceInEveryScheme(t, &a, &b, refMinDistance(&a, &b), true)
+}
+
+// atReferenceInEveryScheme checks that the default solver in every scheme
+// answers a and b converged within 1e-9 of the reference distance ref (and
+// certified, with certified).
+func atReferenceInEveryScheme(t *testing.T, a, b *geom.Body, ref float64, certified bool) {
+	t.Helper()
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
-		res := Query(&a, &b, &opt)
-		if res.Status != Converged || !res.Certified || math.Abs(res.Distance-ref) > 1e-9 {
+		res := Query(a, b, &opt)
+		if res.Status != Converged || certified && !res.Certified || math.Abs(res.Distance-ref) > 1e-9 {
 			t.Errorf("%v: %v certified %v %.12f, reference %.12f", m, res.Status, res.Certified, res.Distance, ref)
 		}
 	}
