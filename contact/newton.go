@@ -165,7 +165,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				dx, ok = lmSolve(&jtj, &jtr, n, mu)
 			}
 			if !ok {
-				mu = nextMu(mu, &sys.jac, &w, n)
+				mu = damp(mu, &sys.jac, &w, n, &muFloor)
 				continue
 			}
 			// The largest |dx[i]| (dx is finite, and zero beyond n), as
@@ -225,12 +225,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 					break
 				}
 			}
-			if mu == 0 {
-				mu = nextMu(mu, &sys.jac, &w, n)
-				muFloor = max(1e-12, 1e-8*mu)
-			} else {
-				mu = nextMu(mu, &sys.jac, &w, n)
-			}
+			mu = damp(mu, &sys.jac, &w, n, &muFloor)
 		}
 		if !accepted {
 			break
@@ -403,6 +398,21 @@ const (
 // finalStep is the Newton step, relative to the step cap, below which the
 // step is taken as the last one.
 const finalStep = 4e-6
+
+// damp switches Levenberg–Marquardt's damping on, or raises it. Switched
+// on, it also sets floor, the damping below which it is dropped again:
+// 1e-8 of where it started, i.e. 1e-12 of JᵀWJ's scale, and never below
+// 1e-12 (TestRelativeDampingFloor). Every way into damping sets it, a
+// singular Newton step's too (review of 5f717f6: that one kept an earlier
+// episode's floor).
+func damp(mu float64, J *[6][6]float64, w *[6]float64, n int, floor *float64) float64 {
+	if mu == 0 {
+		mu = nextMu(0, J, w, n)
+		*floor = max(1e-12, 1e-8*mu)
+		return mu
+	}
+	return nextMu(mu, J, w, n)
+}
 
 // nextMu grows the Levenberg–Marquardt damping, starting from a small
 // fraction of the largest diagonal entry of JᵀJ.

@@ -798,10 +798,10 @@ func TestExtremeRangeHonest(t *testing.T) {
 			}
 		}
 	}
-	if failed > 0 || n == 400 && unconverged > 30 {
+	if failed > 0 || n == 400 && unconverged > 13 {
 		// (The counts of docs/contact.md, "Known limits": more is a
 		// regression.)
-		t.Errorf("%d failed, %d max_iterations; were 0 and 30", failed, unconverged)
+		t.Errorf("%d failed, %d max_iterations; were 0 and 13", failed, unconverged)
 	}
 	t.Logf("%d pairs: %d of %d answers failed, %d max_iterations", n, failed, 3*n, unconverged)
 }
@@ -812,9 +812,10 @@ func TestExtremeRangeHonest(t *testing.T) {
 // answer above the reference by more than 1e-9 missed the minimum; one below
 // it is a pair of surface points closer than the sampling found (the
 // sampling misses sharp features at these exponents; TestExtremeRangeHonest
-// checks such points lie on the surfaces). One miss remains, uncertified:
-// pair 271 (max_iterations, 1.3e-5 above); pair 270 was another until the
-// dent search's seed went to every scheme (TestDentSeedAllSchemes). About two minutes,
+// checks such points lie on the surfaces). None misses it: pair 271 did
+// (max_iterations, 1.3e-5 above) until the pointy ridges' chart
+// (TestCuspPolish), pair 270 until the dent search's seed went to every
+// scheme (TestDentSeedAllSchemes). About two minutes,
 // so it runs only when SOVVIZ_EXTREME_REF=1 is set:
 //
 //	SOVVIZ_EXTREME_REF=1 go test -run ExtremeRangeAgainstReference -v ./contact
@@ -844,8 +845,8 @@ func TestExtremeRangeAgainstReference(t *testing.T) {
 			below++
 		}
 	}
-	if above > 1 {
-		t.Errorf("%d separated answers above the reference; were 1", above)
+	if above > 0 {
+		t.Errorf("%d separated answers above the reference; were 0", above)
 	}
 	t.Logf("%d separated answers: %d above the reference, %d below it (the sampling's misses)", sep, above, below)
 }

@@ -250,6 +250,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.reused++
 		}
 		c := sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter)
+		if !c.converged && (c.valid || c.lp != (vec{}) || c.lq != (vec{})) {
+			// Crawling on a pointy ridge or tip, as every warm start of
+			// such a pair would (cuspPolish): polished, the answer stays
+			// warm instead of going through every cold stage.
+			if p, ok := sv.cuspPolish(&pr, c.lp, c.lq, res); ok {
+				c = p
+			}
+		}
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
 		// dent closer, so search afresh.
@@ -266,6 +274,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				sv.epaCheck(m, &pr, &c, res)
 			}
 			res.warmFrom(prev)
+			res.Fallback = res.Fallback || c.method != m // (the polish gives the implicit scheme's pair)
 			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
 			if search.ok && keepsSearch(&c) {
 				res.search = search
@@ -315,7 +324,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// tip: the parametric schemes stalled where the implicit one
 			// converged, and the query failed: TestExtremeRangeHonest).
 			c := sv.fromSeed(m, &pr, lp, lq, res, nil)
-			if better(&c, &best) {
+			// (Another scheme's pair must beat a converged best by more than
+			// rounding, as below: review of 5f717f6 found the same pair
+			// taken from another scheme 3.9e-16 closer.)
+			if better(&c, &best) && (c.method == m || !best.converged || c.cmpSD() < best.cmpSD()-pairTol(&pr)) {
 				best = c
 				if c.method != m {
 					res.Fallback = true
@@ -427,6 +439,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// polytope can still prove an overlap and find its translation.
 		sv.epaRescue(m, &pr, &best, res)
 	}
+	sv.polishCusp(m, &pr, &best, res)
 	if !best.valid {
 		sv.fail(&pr, res)
 		return
@@ -442,12 +455,36 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
 		sv.epaCheck(m, &pr, &best, res)
+		// (Its translation, when it wins, is Newton's from the polytope's
+		// pair, which can crawl there too: TestCuspPolishOverlap.)
+		sv.polishCusp(m, &pr, &best, res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
 		res.search = sv.keepSearch(&pr, &best, nil)
 	}
 	return
+}
+
+// polishCusp replaces an unconverged best pair, crawling on a pointy
+// shape's ridge or tip, by the pair cuspPolish converges to from it in the
+// chart where the equations are smooth, when that pair is no worse: no
+// farther apart, or no deeper, than the crawl's by more than the
+// certificate's tolerance. An invalid best (a start that stopped on a tip
+// with the normals 20° from opposite) is replaced by any valid pair the
+// polish converges to from its points.
+func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
+	if best.converged || !best.valid && best.lp == (vec{}) && best.lq == (vec{}) {
+		return
+	}
+	c, ok := sv.cuspPolish(pr, best.lp, best.lq, res)
+	if !ok || best.valid && c.separated != best.separated {
+		return
+	}
+	if tol := pairTol(pr); !best.valid || (c.separated && c.sd <= best.cmpSD()+tol) || (!c.separated && c.sd >= best.cmpSD()-tol) {
+		*best = c
+		res.Fallback = res.Fallback || m != Implicit
+	}
 }
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
