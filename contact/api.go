@@ -205,7 +205,8 @@ type Result struct {
 	Warm               bool // true when the answer came from a warm start
 	// Method is the scheme that produced the answer (Implicit for GJK's);
 	// Fallback is true when the configured scheme failed and another stage
-	// recovered, or converged to a farther pair than another scheme found
+	// recovered (another scheme, or a rescue: the hulls' pair, GJK, the
+	// polytope, the chart of a pointy ridge or tip), or converged to a farther pair than another scheme found
 	// from the same seed (the dent search of a caved shape), or, for a warm
 	// start from a GJK answer, went to GJK directly.
 	Method   Method

@@ -93,22 +93,54 @@ func (ch *cuspChart) deriv(sg *[6]float64) (d [6]float64) {
 	return d
 }
 
+// cuspSeed is the smallest start of a charted coordinate, relative to the
+// semi-axis: at σ = 0 exactly (a GJK witness, a point snapped onto the
+// plane) the Jacobian's column is 0, since geom's derivatives vanish on
+// the plane, and Newton could never leave it. σ = 0.01·A is x ≈ 1e-38·A
+// at e = 1.9, the same point for the distance (review of 273c12f: a
+// box-like pointy shape's ridge stalled from σ = 0, converged in three
+// iterations from the seed).
+const cuspSeed = 0.01
+
 // cuspPolish solves the implicit scheme's equations in the chart of the
 // coordinates of the local points lp, lq that lie near a pointy exponent's
 // plane, from those points, by damped Newton (Levenberg–Marquardt where
-// the step fails), and returns the classified outcome. ok is false when no
-// coordinate needs the chart or the run did not converge.
+// the step fails), and returns the classified outcome. A coordinate on the
+// plane starts at ±cuspSeed·A, on its own side first, then on the other.
+// ok is false when no coordinate needs the chart or no run converged. (The
+// Jacobians are analytical even with Options.FiniteDiff: the chart is a
+// rescue, not one of the schemes compared.)
 func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok bool) {
 	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
 	ch, any := newCuspChart(pr, &x)
 	if !any {
 		return c, false
 	}
+	sg := ch.toSigma(&x)
+	seeded := false
+	for i := range sg {
+		if m := cuspSeed * ch.scale[i]; ch.kappa[i] != 1 && !(math.Abs(sg[i]) >= m) {
+			sg[i] = math.Copysign(m, sg[i])
+			seeded = true
+		}
+	}
+	if c, ok = sv.cuspRun(pr, &ch, sg, res); ok || !seeded {
+		return c, ok
+	}
+	for i := range sg {
+		if m := cuspSeed * ch.scale[i]; ch.kappa[i] != 1 && math.Abs(sg[i]) == m {
+			sg[i] = -sg[i]
+		}
+	}
+	return sv.cuspRun(pr, &ch, sg, res)
+}
+
+// cuspRun is one run of cuspPolish from chart point sg.
+func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result) (c candidate, ok bool) {
 	res.Starts++
 	start := res.Starts - 1
 	L := charLength(pr)
 	invL := 1 / L
-	sg := ch.toSigma(&x)
 	sys, trial := &sv.sys, &sv.trial
 	// evalAt evaluates the system at chart point s, its Jacobian with
 	// respect to the chart's coordinates (each column times dx/dσ).

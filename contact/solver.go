@@ -250,12 +250,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.reused++
 		}
 		c := sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter)
+		polished := false
 		if !c.converged && (c.valid || c.lp != (vec{}) || c.lq != (vec{})) {
 			// Crawling on a pointy ridge or tip, as every warm start of
 			// such a pair would (cuspPolish): polished, the answer stays
 			// warm instead of going through every cold stage.
 			if p, ok := sv.cuspPolish(&pr, c.lp, c.lq, res); ok {
-				c = p
+				c, polished = p, true
 			}
 		}
 		// A warm answer on a non-convex pair stands only when the hull
@@ -274,7 +275,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				sv.epaCheck(m, &pr, &c, res)
 			}
 			res.warmFrom(prev)
-			res.Fallback = res.Fallback || c.method != m // (the polish gives the implicit scheme's pair)
+			res.Fallback = res.Fallback || polished
 			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
 			if search.ok && keepsSearch(&c) {
 				res.search = search
@@ -326,8 +327,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			c := sv.fromSeed(m, &pr, lp, lq, res, nil)
 			// (Another scheme's pair must beat a converged best by more than
 			// rounding, as below: review of 5f717f6 found the same pair
-			// taken from another scheme 3.9e-16 closer.)
-			if better(&c, &best) && (c.method == m || !best.converged || c.cmpSD() < best.cmpSD()-pairTol(&pr)) {
+			// taken from another scheme 3.9e-16 closer. An invalid best,
+			// which classify can leave marked converged, is no pair at
+			// all: review of 273c12f.)
+			if better(&c, &best) && (c.method == m || !best.valid || !best.converged || c.cmpSD() < best.cmpSD()-pairTol(&pr)) {
 				best = c
 				if c.method != m {
 					res.Fallback = true
@@ -440,6 +443,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.epaRescue(m, &pr, &best, res)
 	}
 	sv.polishCusp(m, &pr, &best, res)
+	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
 		sv.fail(&pr, res)
 		return
@@ -457,7 +461,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.epaCheck(m, &pr, &best, res)
 		// (Its translation, when it wins, is Newton's from the polytope's
 		// pair, which can crawl there too: TestCuspPolishOverlap.)
-		sv.polishCusp(m, &pr, &best, res)
+		if best.lp != triedP || best.lq != triedQ {
+			sv.polishCusp(m, &pr, &best, res)
+		}
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
@@ -483,7 +489,7 @@ func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
 	}
 	if tol := pairTol(pr); !best.valid || (c.separated && c.sd <= best.cmpSD()+tol) || (!c.separated && c.sd >= best.cmpSD()-tol) {
 		*best = c
-		res.Fallback = res.Fallback || m != Implicit
+		res.Fallback = true // (a stage after the configured scheme's crawl)
 	}
 }
 

@@ -98,7 +98,13 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 		n, g, P, Q, lp, lq = m, gm, Pm, Qm, lpm, lqm
 	}
 	var o newtonOutcome
-	o.converged = true
+	// Converged only where the bounds meet: the gap along n is at most the
+	// hulls' distance and |Q − P| at least it, so their difference bounds
+	// the error (for an overlap, of the depth along n). The ascent can stop
+	// short, on a pointy ridge, with the two 1.7e-7 apart, and the pair was
+	// answered converged and certified that far from GJK's distance (review
+	// of 273c12f; TestSupportRefineHonest).
+	o.converged = Q.Sub(P).Len()-math.Abs(g) <= pairTol(pr)
 	o.localP, o.localQ = lp, lq
 	c := sv.classify(Implicit, pr, &o)
 	// The witness points are support points of n, so the common normal holds
