@@ -251,7 +251,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		}
 		c := sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter)
 		polished := false
-		if !c.converged && (c.valid || c.lp != (vec{}) || c.lq != (vec{})) {
+		if !c.converged && c.placed() {
 			// Crawling on a pointy ridge or tip, as every warm start of
 			// such a pair would (cuspPolish): polished, the answer stays
 			// warm instead of going through every cold stage.
@@ -330,7 +330,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// taken from another scheme 3.9e-16 closer. An invalid best,
 			// which classify can leave marked converged, is no pair at
 			// all: review of 273c12f.)
-			if better(&c, &best) && (c.method == m || !best.valid || !best.converged || c.cmpSD() < best.cmpSD()-pairTol(&pr)) {
+			if c.method == m && better(&c, &best) || clearlyBetter(&c, &best, pairTol(&pr)) {
 				best = c
 				if c.method != m {
 					res.Fallback = true
@@ -352,7 +352,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 						continue
 					}
 					c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter)
-					if better(&c2, &best) && (!best.converged || c2.cmpSD() < best.cmpSD()-pairTol(&pr)) {
+					if clearlyBetter(&c2, &best, pairTol(&pr)) {
 						best = c2
 						res.Fallback = true
 						if hullCertified(&pr, &best) {
@@ -480,7 +480,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 // with the normals 20° from opposite) is replaced by any valid pair the
 // polish converges to from its points.
 func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
-	if best.converged || !best.valid && best.lp == (vec{}) && best.lq == (vec{}) {
+	if best.converged || !best.placed() {
 		return
 	}
 	c, ok := sv.cuspPolish(pr, best.lp, best.lq, res)
@@ -997,6 +997,20 @@ func better(c, cur *candidate) bool {
 		return csd < cursd
 	}
 	return csd > cursd
+}
+
+// clearlyBetter is better, but against a converged best pair c must be
+// closer by more than tol (another scheme's pair beats the best only by
+// more than rounding: the same pair found again is no reason to answer
+// from it).
+func clearlyBetter(c, best *candidate, tol float64) bool {
+	return better(c, best) && (!best.valid || !best.converged || c.cmpSD() < best.cmpSD()-tol)
+}
+
+// placed reports whether c has witness points to start from: a valid
+// pair, or an invalid one a start stopped at.
+func (c *candidate) placed() bool {
+	return c.valid || c.lp != (vec{}) || c.lq != (vec{})
 }
 
 // cmpSD is the signed distance candidates are compared on: surfSD where
