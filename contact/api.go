@@ -206,10 +206,10 @@ type Result struct {
 	// Method is the scheme that produced the answer (Implicit for GJK's);
 	// Fallback is true when the configured scheme failed and another stage
 	// recovered (another scheme, or a rescue: the hulls' pair, GJK, the
-	// polytope, the chart of a pointy ridge or tip), or converged to a
-	// farther pair than another scheme found from the same seed (the dent
-	// search of a caved shape), or, for a warm start from a GJK answer,
-	// went to GJK directly.
+	// polytope, the chart of a pointy ridge or tip, the ridge search), or
+	// converged to a farther pair than another scheme found from the same
+	// seed (the dent search of a caved shape), or, for a warm start from a
+	// GJK answer, went to GJK directly.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when

@@ -208,10 +208,10 @@ func TestPointyWarmStaysWarm(t *testing.T) {
 // answer converged (a converged depth too large along its own normal
 // would leave them farther apart; one too small, still overlapping). An
 // unconverged answer (the polytope's translation, an upper bound: docs/
-// contact.md, "Known limits") must separate them. One pair's moved
-// configurations fail, in every scheme (pair 202: a caved pointy tip,
-// e 1.89 and 1.95, against a pointy ridge; the start that reaches the tip
-// stops with normals 20° from opposite).
+// contact.md, "Known limits") must separate them. Pair 202's moved
+// configurations failed in every scheme before the ridge search (ridge.go:
+// a's pointy ridge, e1 1.89, tapered non-convex, against b; no start
+// reached the ridge).
 func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 extreme pairs")
@@ -243,8 +243,8 @@ func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 			}
 		}
 	}
-	if failed > 2 {
-		t.Errorf("%d of %d moved configurations failed; were 2", failed, n)
+	if failed > 0 {
+		t.Errorf("%d of %d moved configurations failed", failed, n)
 	}
 	t.Logf("%d moved configurations, %d failed", n, failed)
 }

@@ -443,16 +443,25 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.epaRescue(m, &pr, &best, res)
 	}
 	sv.polishCusp(m, &pr, &best, res)
+	if !best.valid && needsRidgeSearch(&pr, &best) {
+		// A pointy shape's closest ridge or tip where no seed reached
+		// (ridge.go).
+		sv.ridgeSearch(m, &pr, &best, res)
+	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
 		sv.fail(&pr, res)
 		return
 	}
-	if !convex && best.valid && best.separated && best.converged {
-		// (The verdict kept: finish asks for it again.)
-		best.certified, best.certChecked = hullCertified(&pr, &best), true
-		if !best.certified {
-			sv.saddleEscape(m, &pr, &best, res)
+	sv.escapeUncertified(m, &pr, &best, res)
+	if needsRidgeSearch(&pr, &best) {
+		// After the saddle escape, which walks down from the best pair: a
+		// ridge pair found before it, closer than the best then, led it to
+		// a farther pair than the escape reached from the best alone.
+		sd := best.sd
+		sv.ridgeSearch(m, &pr, &best, res)
+		if best.sd != sd {
+			sv.escapeUncertified(m, &pr, &best, res)
 		}
 	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
@@ -470,6 +479,20 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		res.search = sv.keepSearch(&pr, &best, nil)
 	}
 	return
+}
+
+// escapeUncertified tests a converged separated best pair with a
+// non-convex shape that the support-plane certificate does not prove
+// global for a saddle of the distance (saddleEscape), keeping the
+// certificate's verdict on it.
+func (sv *Solver) escapeUncertified(m Method, pr *pair, best *candidate, res *Result) {
+	if !pr.convex && best.valid && best.separated && best.converged {
+		// (The verdict kept: finish asks for it again.)
+		best.certified, best.certChecked = hullCertified(pr, best), true
+		if !best.certified {
+			sv.saddleEscape(m, pr, best, res)
+		}
+	}
 }
 
 // polishCusp replaces an unconverged best pair, crawling on a pointy
