@@ -235,3 +235,33 @@ func BenchmarkMultiStartRanking(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkQueryPointy: cold queries of TestPointyMovedAlongNormal's 400
+// pointy pairs (e 1.5–1.9, tapered, 355 with a non-convex shape), one
+// after another: the mean cost of such pairs, the ridge search and the
+// dent search of caved shapes included (docs/contact.md, step 5).
+func BenchmarkQueryPointy(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 55))
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	sh := func() geom.Superovoid {
+		return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(1.5, 1.9), u(1.5, 1.9)}, Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
+	}
+	pairs := make([][2]geom.Body, 400)
+	for i := range pairs {
+		a := geom.Body{Shape: sh(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		c := geom.Body{Shape: sh(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		c.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + c.Shape.BoundingRadius()))
+		pairs[i] = [2]geom.Body{a, c}
+	}
+	sv := NewSolver(DefaultOptions())
+	for i := range pairs { // the shapes' analyses, outside the timing
+		sv.Query(&pairs[i][0], &pairs[i][1])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pairs[i%len(pairs)]
+		sv.Query(&p[0], &p[1])
+	}
+}

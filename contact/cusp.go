@@ -111,6 +111,11 @@ const cuspSeed = 0.01
 // Jacobians are analytical even with Options.FiniteDiff: the chart is a
 // rescue, not one of the schemes compared.)
 func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok bool) {
+	return sv.cuspPolishIter(pr, lp, lq, res, cuspIter)
+}
+
+// cuspPolishIter is cuspPolish with each run capped at maxIter iterations.
+func (sv *Solver) cuspPolishIter(pr *pair, lp, lq vec, res *Result, maxIter int) (c candidate, ok bool) {
 	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
 	ch, any := newCuspChart(pr, &x)
 	if !any {
@@ -124,7 +129,7 @@ func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok
 			seeded = true
 		}
 	}
-	if c, ok = sv.cuspRun(pr, &ch, sg, res); ok || !seeded {
+	if c, ok = sv.cuspRun(pr, &ch, sg, res, maxIter); ok || !seeded {
 		return c, ok
 	}
 	for i := range sg {
@@ -132,11 +137,12 @@ func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok
 			sg[i] = -sg[i]
 		}
 	}
-	return sv.cuspRun(pr, &ch, sg, res)
+	return sv.cuspRun(pr, &ch, sg, res, maxIter)
 }
 
-// cuspRun is one run of cuspPolish from chart point sg.
-func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result) (c candidate, ok bool) {
+// cuspRun is one run of cuspPolish from chart point sg, of at most maxIter
+// iterations.
+func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, maxIter int) (c candidate, ok bool) {
 	res.Starts++
 	start := res.Starts - 1
 	L := charLength(pr)
@@ -173,8 +179,9 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result) (
 	var jtr [6]float64
 	mu, muFloor := 0.0, 1e-12
 	converged := false
+	stallRef := cur
 	it := 0
-	for it = 1; it <= cuspIter; it++ {
+	for it = 1; it <= maxIter; it++ {
 		rhs := [6]float64{-sys.phi[0], -sys.phi[1], -sys.phi[2], -sys.phi[3], -sys.phi[4], -sys.phi[5]}
 		accepted := false
 		var step, cond float64
@@ -223,8 +230,17 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result) (
 			converged = true
 			break
 		}
+		if it%stallWindow == 0 {
+			// Stalled at a minimum of the merit that is no root, as
+			// newton judges it: the ridge search's samples far from a
+			// ridge's closest pair ran all their iterations there.
+			if cur > stallRatio*stallRef && cur > stallMerit {
+				break
+			}
+			stallRef = cur
+		}
 	}
-	res.Iterations += min(it, cuspIter)
+	res.Iterations += min(it, maxIter)
 	// (sys is sv.sys or sv.trial: both are the solver's scratch, free
 	// outside newton.)
 	if !converged {

@@ -12,16 +12,30 @@ import (
 // lies on a ridge or a tip more often than not. Where the shape is also
 // tapered into a non-convex one, that ridge or tip can lie where the convex
 // hull bridges over the body, and no support seed (they are all on the
-// hulls) starts near it: the query answered a pair 0.16 apart where a tip
-// and a ridge were 6e-4 apart, or failed (TestRidgeSearch). ridgeSearch
+// hulls) starts near it: the query answered a pair 0.17 apart where a tip
+// and a ridge were 6.4e-3 apart, or failed (TestRidgeSearch). ridgeSearch
 // seeds Newton on the ridges themselves.
 
 // ridgeSamples is the number of steps along each half-profile of a ridge
 // (the equator gets four times as many: it is the four halves' length).
 const ridgeSamples = 24
 
-// ridgeStarts is the number of best-ranked ridge samples polished.
+// ridgeStarts is the number of ridge samples polished: the nearest to the
+// other surface of the ridgeRanked nearest by the radial estimate.
 const ridgeStarts = 6
+
+// ridgeRanked is the number of ridge samples, nearest by the radial
+// estimate, whose exact feet on the other surface are computed. The radial
+// estimate is poor for tapered and elongated shapes: the samples that led
+// to the closest pairs of a sweep's misses (a section's corner against a
+// face) ranked 16th and 30th by it and first by their feet
+// (TestRidgeSearchRanking).
+const ridgeRanked = 32
+
+// ridgeIter caps each polish of a ridge sample (the chart's own cap: a
+// tip 6.4e-3 from a ridge took 30 to 60 iterations from its sample, the
+// chart's exponents 5.7 and 17; TestRidgeSearch's pair moved closer).
+const ridgeIter = cuspIter
 
 // pointy reports whether a shape has a pointy exponent, one cuspPolish
 // charts (2/e below cuspMaxP).
@@ -45,23 +59,28 @@ func needsRidgeSearch(pr *pair, best *candidate) bool {
 }
 
 // ridgeSeed is a sample on one body's ridge (side 0: a, 1: b) with its
-// local point, the same point in the other body's frame, and its radial
-// distance estimate from the other surface (negative inside).
+// local point, the same point in the other body's frame, and its distance
+// from the other surface: first the radial estimate (negative inside),
+// then, for the best ranked, the distance to its foot there.
 type ridgeSeed struct {
-	d       float64
-	side    int
-	own, in vec
+	d         float64
+	side      int
+	own, in   vec
+	foot      vec
+	footFound bool
 }
 
 // ridgeSearch samples the ridges of each pointy shape of the pair, ranks
-// the samples by their radial distance from the other body, and solves
-// from the best ridgeStarts: the sample and its foot on the other surface
-// (projectPoint), in the chart of the pointy coordinates (cuspPolish), or
-// by the schemes where no coordinate needs one. A converged pair replaces
-// best when it is clearly better (better by more than the certificate's
-// tolerance against a converged best).
-func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) {
-	var top [ridgeStarts]ridgeSeed
+// the samples by their radial distance from the other body, computes the
+// feet on the other surface of the best ridgeRanked (projectPoint, else
+// along the ray from the centre), and solves from the ridgeStarts whose
+// feet are nearest (inside the other body first): the sample and its foot,
+// in the chart of the pointy coordinates (cuspPolish; the sample's own
+// coordinate on its ridge's plane always needs it). A converged pair
+// replaces best when it improves on it (ridgeImproves); it reports whether
+// one did.
+func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) (replaced bool) {
+	var top [ridgeRanked]ridgeSeed
 	nt := 0
 	keep := func(s ridgeSeed) {
 		if nt == len(top) && !(s.d < top[nt-1].d) {
@@ -89,43 +108,138 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				keep(ridgeSeed{d: d, side: side, own: x, in: in})
 			}
 		}
-		if 2/s.Eps[0] < cuspMaxP {
-			// The ridges on x = 0 and y = 0: four half-profiles from pole
-			// to pole (the poles, tips, sampled on each).
-			for _, p1 := range [4]float64{0, math.Pi / 2, math.Pi, -math.Pi / 2} {
-				for k := 0; k <= ridgeSamples; k++ {
-					sample(p1, -math.Pi/2+math.Pi*float64(k)/ridgeSamples)
+		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
+		if !p1 && !p2 {
+			continue
+		}
+		// The poles, tips where the ridges of x = 0 and y = 0 meet (e1)
+		// or the profile's own (e2): once each.
+		sample(0, -math.Pi/2)
+		sample(0, math.Pi/2)
+		if p1 {
+			// The ridges on x = 0 and y = 0: four half-profiles between
+			// the poles, their equator points (the section's corners)
+			// included.
+			for _, az := range [4]float64{0, math.Pi / 2, math.Pi, -math.Pi / 2} {
+				for k := 1; k < ridgeSamples; k++ {
+					sample(az, -math.Pi/2+math.Pi*float64(k)/ridgeSamples)
 				}
 			}
 		}
-		if 2/s.Eps[1] < cuspMaxP {
+		if p2 {
+			// The equator, but for the corners the half-profiles have.
 			for k := 0; k < 4*ridgeSamples; k++ {
+				if p1 && k%ridgeSamples == 0 {
+					continue
+				}
 				sample(-math.Pi+2*math.Pi*float64(k)/(4*ridgeSamples), 0)
 			}
 		}
 	}
-	tol := pairTol(pr)
+	// Re-rank by the exact distance to the foot (a sample inside the other
+	// body keeps its negative estimate: it ranks first).
 	for i := 0; i < nt; i++ {
 		sd := &top[i]
-		var lp, lq vec
-		if sd.side == 0 {
-			lp, lq = sd.own, sd.in
-			if q, ok := projectPoint(pr.b, sd.in, sd.in); ok {
-				lq = q
-			}
-		} else {
-			lp, lq = sd.in, sd.own
-			if p, ok := projectPoint(pr.a, sd.in, sd.in); ok {
-				lp = p
-			}
+		o, to, ts := pr.b, &pr.tb, &pr.ta
+		if sd.side == 1 {
+			o, to, ts = pr.a, &pr.ta, &pr.tb
 		}
-		c, ok := sv.cuspPolish(pr, lp, lq, res)
-		if !ok {
-			c = sv.fromSeed(m, pr, lp, lq, res, nil)
-		}
-		if c.valid && c.converged && clearlyBetter(&c, best, tol) {
-			*best = c
-			res.Fallback = true
+		sd.foot = ridgeFoot(o, sd.in)
+		if sd.d > 0 {
+			if f, ok := o.Residual(sd.foot); ok && math.Abs(f) <= 1e-9 {
+				sd.d = to.Point(sd.foot).Sub(ts.Point(sd.own)).Len()
+			}
 		}
 	}
+	for i := 1; i < nt; i++ { // (insertion sort: nt ≤ 32)
+		for k := i; k > 0 && top[k-1].d > top[k].d; k-- {
+			top[k-1], top[k] = top[k], top[k-1]
+		}
+	}
+	tol := pairTol(pr)
+	for i := 0; i < nt && i < ridgeStarts; i++ {
+		sd := &top[i]
+		lp, lq := sd.own, sd.foot
+		if sd.side == 1 {
+			lp, lq = sd.foot, sd.own
+		}
+		c, ok := sv.cuspPolishIter(pr, lp, lq, res, ridgeIter)
+		if !ok {
+			// The foot near a ridge of the other shape but not on it,
+			// where the chart's coordinate is far from the pair's (a tip
+			// 3e-2 from a ridge, the foot 1.9e-3 off it: TestRidgeSearchFoot):
+			// again from the foot moved onto that ridge.
+			if sd.side == 0 {
+				if q, moved := ontoRidges(pr.b, lq); moved {
+					c, ok = sv.cuspPolishIter(pr, lp, q, res, ridgeIter)
+				}
+			} else if p, moved := ontoRidges(pr.a, lp); moved {
+				c, ok = sv.cuspPolishIter(pr, p, lq, res, ridgeIter)
+			}
+		}
+		if ok && c.converged && ridgeImproves(pr, &c, best, tol) {
+			*best = c
+			res.Fallback = true
+			replaced = true
+		}
+	}
+	return replaced
+}
+
+// ridgeImproves reports whether a converged ridge pair c should replace
+// best: clearly better, but never a separated pair where an overlap is
+// proven, and never one past what an unconverged best already bounds (as
+// polishCusp keeps it): a separated best moved onto the surfaces (surfSD)
+// is at most that far apart, and an overlap's translation from the
+// polytope (an upper bound of the depth) is at most that deep (review of
+// the first version).
+func ridgeImproves(pr *pair, c, best *candidate, tol float64) bool {
+	if c.separated && pr.overlapProven || !clearlyBetter(c, best, tol) {
+		return false
+	}
+	if best.valid && !best.converged {
+		if best.separated && best.surfSD > 0 && c.separated && c.sd > best.surfSD+tol {
+			return false
+		}
+		if !best.separated && !c.separated && c.sd < best.sd-tol {
+			return false
+		}
+	}
+	return true
+}
+
+// ridgeFoot is the foot on surface s of the local point x: the nearest
+// point (projectPoint), or, where that Newton fails (x off a pointy ridge:
+// a tip 1.5e-3 from one, TestRidgeSearchFoot), the point on the ray from
+// the centre, else x itself.
+func ridgeFoot(s *geom.Superovoid, x vec) vec {
+	if q, ok := projectPoint(s, x, x); ok {
+		return q
+	}
+	if q, ok := radialToSurface(s, x); ok {
+		return q
+	}
+	return x
+}
+
+// ontoRidges moves a surface point of s near the planes of its pointy
+// exponents (within cuspZone of the semi-axis, as the chart takes them)
+// onto them, and back onto the surface along the ray from the centre; moved
+// is false when no coordinate is that near or the ray finds no surface.
+func ontoRidges(s *geom.Superovoid, x vec) (y vec, moved bool) {
+	y = x
+	for j := 0; j < 3; j++ {
+		p := 2 / s.Eps[0]
+		if j == 2 {
+			p = 2 / s.Eps[1]
+		}
+		if p < cuspMaxP && y[j] != 0 && math.Abs(y[j]) < cuspZone*s.A[j] {
+			y[j], moved = 0, true
+		}
+	}
+	if !moved {
+		return x, false
+	}
+	y, moved = radialToSurface(s, y)
+	return y, moved
 }

@@ -443,10 +443,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.epaRescue(m, &pr, &best, res)
 	}
 	sv.polishCusp(m, &pr, &best, res)
+	ridged := false // (its seeds do not depend on best: once is enough)
 	if !best.valid && needsRidgeSearch(&pr, &best) {
 		// A pointy shape's closest ridge or tip where no seed reached
 		// (ridge.go).
 		sv.ridgeSearch(m, &pr, &best, res)
+		ridged = true
 	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
@@ -454,13 +456,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		return
 	}
 	sv.escapeUncertified(m, &pr, &best, res)
-	if needsRidgeSearch(&pr, &best) {
+	if !ridged && needsRidgeSearch(&pr, &best) {
 		// After the saddle escape, which walks down from the best pair: a
 		// ridge pair found before it, closer than the best then, led it to
 		// a farther pair than the escape reached from the best alone.
-		sd := best.sd
-		sv.ridgeSearch(m, &pr, &best, res)
-		if best.sd != sd {
+		if sv.ridgeSearch(m, &pr, &best, res) {
 			sv.escapeUncertified(m, &pr, &best, res)
 		}
 	}
@@ -501,9 +501,12 @@ func (sv *Solver) escapeUncertified(m Method, pr *pair, best *candidate, res *Re
 // farther apart, or no deeper, than the crawl's by more than the
 // certificate's tolerance. An invalid best (a start that stopped on a tip
 // with the normals 20° from opposite) is replaced by any valid pair the
-// polish converges to from its points.
+// polish converges to from its points. So is a converged pair whose normal
+// at P is not along Q − P (misaligned): a parametric scheme's pair on a
+// pointy ridge, its tangents' normal 7.2e-4 rad from the implicit normal
+// the answer reports (TestRidgeNormalAligned).
 func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
-	if best.converged || !best.placed() {
+	if !best.placed() || best.converged && !misaligned(best) {
 		return
 	}
 	c, ok := sv.cuspPolish(pr, best.lp, best.lq, res)
@@ -515,6 +518,24 @@ func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
 		res.Fallback = true // (a stage after the configured scheme's crawl)
 	}
 }
+
+// misaligned reports whether a valid pair's normal at P leaves the line of
+// Q − P by more than alignTol rad. classify accepts up to about 1.4e-3
+// (|n·d| within 1e-6 of |d|), which keeps every scheme's converged pairs
+// (their own normals agree to rounding) and lets a parametric pair on a
+// pointy ridge through, whose parametric normal is not its implicit one.
+func misaligned(c *candidate) bool {
+	if !c.valid || c.dual {
+		return false
+	}
+	d := c.Q.Sub(c.P)
+	dist := d.Len()
+	return dist > 0 && c.nP.Cross(d).Len() > alignTol*dist
+}
+
+// alignTol is the angle between the normal at P and Q − P above which a
+// converged pair is polished again (misaligned).
+const alignTol = 1e-8
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
 // from the convex hulls' closest pair (GJK with exact supports, which are
