@@ -349,3 +349,40 @@ func TestRidgeSearchRanking(t *testing.T) {
 		}
 	}
 }
+
+// TestConvexityKinkPair: a pointy section with tx ≠ ty (e1 1.90) that the
+// analysis called convex (geom's TestConvexityKinks) against a tapered
+// body, overlapping 0.153 deep. Trusted convex, the polytope certified a
+// depth 5.8e-4 too deep from a witness 1.1e-3 off its surface: b moved
+// along the normal by that depth stayed 5.8e-4 apart (review of
+// 2026-11-25). Now the pair is known non-convex and, in every scheme, b
+// moved by the depth touches a and by 1.01 times it is 0.01 times it
+// apart.
+func TestConvexityKinkPair(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.492054244201119, 1.2216747713869638, 1.3283816057504918}, Eps: [2]float64{1.8997347788894416, 1.620315376039186}, Taper: [2]float64{-0.20787819878864422, 0.25949273129886485}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.007303526123461461, V: geom.Vec3{0.4142930205423784, -0.31472280750439774, -0.853965752283185}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.85820260480635, 0.4827617161912999, 0.3954021456845047}, Eps: [2]float64{1.3570101597701514, 1.03029757774446}, Taper: [2]float64{0.3813961858252469, 0.46544779706460804}},
+		Pose: geom.Pose{Position: geom.Vec3{0.6290202748160689, -0.22402003216248617, -1.1227454981388911}, Orientation: geom.Quat{W: -0.028076757391762738, V: geom.Vec3{0.4462178998186406, 0.5431158473139659, 0.7107224901269403}}}}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged || !(res.Distance < 0) || res.NonConvex&1 == 0 || res.Certified {
+			t.Errorf("%v: %v %.12f, non-convex %d, certified %v; want a converged overlap, a's shape non-convex, not certified", m, res.Status, res.Distance, res.NonConvex, res.Certified)
+			continue
+		}
+		fa, _ := a.Shape.Residual(res.LocalP)
+		fb, _ := b.Shape.Residual(res.LocalQ)
+		if math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 {
+			t.Errorf("%v: witnesses off the surfaces (residuals %.3g, %.3g)", m, fa, fb)
+		}
+		for _, f := range []float64{1, 1.01} {
+			c := b
+			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
+			moved := Query(&a, &c, &opt)
+			if want := (f - 1) * -res.Distance; moved.Status == Failed || math.Abs(moved.Distance-want) > 1e-9 {
+				t.Errorf("%v (%.12f) moved by %v times the depth: %v %.12f, want %.12f", m, res.Distance, f, moved.Status, moved.Distance, want)
+			}
+		}
+	}
+}

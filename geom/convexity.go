@@ -47,6 +47,14 @@ const (
 	cvxW     = cvxBase + cvxNear
 	cvxFine  = 65 // heights of the refined scan over one bridge
 	cvxMaxPt = cvxW
+	// cvxKinks more directions for a pointy section (e1 ≥ cvxKinkE1) of a
+	// shape with tx ≠ ty: its support N_d is nearly the larger of the two
+	// tips' a1·cx·|dx| and a2·cy·|dy|, with a kink where they swap,
+	// tan θ = a1·cx(w)/(a2·cy(w)); the profile is not concave there, in a
+	// band of directions too narrow for the 13 (e1 1.90, tapers −0.21 and
+	// 0.26: reported convex, its hull 8e-4 away: TestConvexityKinks).
+	cvxKinks  = 13
+	cvxKinkE1 = 1.5
 )
 
 // cvxGrid holds the scan heights in increasing order.
@@ -178,7 +186,8 @@ func (g *cvxHeights) fill(s *Superovoid) {
 // from convex (math.md §1). The body is a stack of convex sections, so it
 // is convex exactly when, for every horizontal direction d, the section
 // support φ_d(w) = r(w)·N_d(w) is concave in the height w. Convexity scans
-// 13 directions × 91 heights, takes the upper concave hull of each profile
+// 13 directions × 91 heights (and 13 more directions at a pointy section's
+// kinks: cvxKinks), takes the upper concave hull of each profile
 // in the (ρ, z) plane and the largest distance of a profile point from the
 // hull boundary, then refines the worst bridge with 65 heights and a
 // golden-section search over the direction. HullGap is that distance at
@@ -206,10 +215,29 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 	copy(cg.w[:], cvxGrid[:])
 	cg.fill(s)
 	var sc profileScratch
-	bestGap, bestDir, bestAt := 0.0, 0, -1
+	// The directions, in increasing order: the 13 even ones, and a pointy
+	// section's kinks.
+	var dirs [cvxDirs + cvxKinks]float64
+	nd := 0
 	for di := 0; di < cvxDirs; di++ {
-		th := math.Pi / 2 * float64(di) / (cvxDirs - 1)
-		c.profile(th, &cg, sc.z[:], sc.phi[:])
+		dirs[nd] = math.Pi / 2 * float64(di) / (cvxDirs - 1)
+		nd++
+	}
+	if s.Eps[0] >= cvxKinkE1 && s.Taper[0] != s.Taper[1] {
+		for j := 0; j < cvxKinks; j++ {
+			w := -1 + 2*float64(j)/(cvxKinks-1)
+			dirs[nd] = math.Atan2(s.A[0]*(1+s.Taper[0]*w), s.A[1]*(1+s.Taper[1]*w))
+			nd++
+		}
+		for i := 1; i < nd; i++ {
+			for k := i; k > 0 && dirs[k-1] > dirs[k]; k-- {
+				dirs[k-1], dirs[k] = dirs[k], dirs[k-1]
+			}
+		}
+	}
+	bestGap, bestDir, bestAt := 0.0, 0, -1
+	for di := 0; di < nd; di++ {
+		c.profile(dirs[di], &cg, sc.z[:], sc.phi[:])
 		g, at := profileGap(sc.z[:cvxW], sc.phi[:cvxW], sc.hull[:cvxW])
 		if g > bestGap {
 			bestGap, bestDir, bestAt = g, di, at
@@ -221,7 +249,7 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 		return ConvexityReport{Convex: true, Reason: reasonConvex}
 	}
 	// The bridge over the worst point: the hull vertices around it.
-	th0 := math.Pi / 2 * float64(bestDir) / (cvxDirs - 1)
+	th0 := dirs[bestDir]
 	c.profile(th0, &cg, sc.z[:], sc.phi[:])
 	i0, i1 := bridge(sc.z[:cvxW], sc.phi[:cvxW], sc.hull[:cvxW], bestAt)
 	lo, hi := cvxGrid[max(i0-1, 0)], cvxGrid[min(i1+1, cvxW-1)]
@@ -237,8 +265,13 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 	}
 	// Golden-section search over the direction between the neighbours of
 	// the best coarse direction (the gap is smooth and unimodal there).
-	step := math.Pi / 2 / (cvxDirs - 1)
-	a, b := math.Max(0, th0-step), math.Min(math.Pi/2, th0+step)
+	a, b := 0.0, math.Pi/2
+	if bestDir > 0 {
+		a = dirs[bestDir-1]
+	}
+	if bestDir < nd-1 {
+		b = dirs[bestDir+1]
+	}
 	const gr = 0.6180339887498949
 	x1, x2 := b-gr*(b-a), a+gr*(b-a)
 	f1, _ := gapAt(x1)

@@ -289,3 +289,57 @@ func BenchmarkConvexity(b *testing.B) {
 		shapes[i&31].Convexity()
 	}
 }
+
+// TestConvexityKinks: a pointy section (e1 ≥ 1.6) with tx ≠ ty is nearly
+// the larger of its two tips' supports, with a kink where they swap, and
+// the profile is not concave in a narrow band of directions there. The
+// 13 even directions missed it: the first shape was reported convex while
+// the midpoint of two of its surface points lies outside it (a query on
+// it answered a certified depth 5.8e-4 too deep: review of 2026-11-25).
+// Each shape reported convex must have no surface sample whose tangent
+// plane cuts the body (the exact support beyond it), as in
+// TestConvexityHullGapIndependent.
+func TestConvexityKinks(t *testing.T) {
+	first := Superovoid{A: [3]float64{0.492054244201119, 1.2216747713869638, 1.3283816057504918}, Eps: [2]float64{1.8997347788894416, 1.620315376039186}, Taper: [2]float64{-0.20787819878864422, 0.25949273129886485}}
+	if first.Convexity().Convex {
+		t.Errorf("%+v reported convex", first)
+	}
+	r := rand.New(rand.NewPCG(31, 32))
+	n := 30
+	if testing.Short() {
+		n = 8
+	}
+	shapes := []Superovoid{first}
+	for i := 0; i < n; i++ {
+		s := randomShape(r)
+		s.Eps[0] = 1.6 + 0.35*r.Float64()
+		shapes = append(shapes, s)
+	}
+	nonConvex := 0
+	for _, s := range shapes {
+		rep := s.Convexity()
+		if !rep.Convex {
+			nonConvex++
+			continue
+		}
+		amax := math.Max(s.A[0], math.Max(s.A[1], s.A[2]))
+		maxCut, cutAt := 0.0, Vec3{}
+		const n1, n2 = 192, 48
+		for a := 0; a < n1; a++ {
+			for b := 1; b < n2; b++ {
+				x := s.Point(-math.Pi+2*math.Pi*(float64(a)+0.5)/n1, -math.Pi/2+math.Pi*float64(b)/n2)
+				nm, ok := s.Normal(x)
+				if !ok {
+					continue
+				}
+				if h, _ := s.Support(nm); h-nm.Dot(x) > maxCut {
+					maxCut, cutAt = h-nm.Dot(x), x
+				}
+			}
+		}
+		if maxCut > 1e-7*amax {
+			t.Errorf("%+v reported convex, but the tangent plane at %v cuts it by %.3e", s, cutAt, maxCut)
+		}
+	}
+	t.Logf("%d shapes, %d non-convex", len(shapes), nonConvex)
+}
