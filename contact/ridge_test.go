@@ -254,12 +254,12 @@ func TestOverlapWitnessGrid(t *testing.T) {
 // TestMovedAlongNormalSweep is TestPointyMovedAlongNormal's check over
 // more kinds of pairs: each kind draws a's and b's exponents from its own
 // range (taper ±0.5, semi-axes 0.3–2), 400 pairs per kind. It runs only
-// when SOVVIZ_MOVED_SWEEP=1 is set (about 20 s):
+// when SOVVIZ_MOVED_SWEEP=1 is set (about 25 s):
 //
 //	SOVVIZ_MOVED_SWEEP=1 go test -run MovedAlongNormalSweep -v ./contact
 func TestMovedAlongNormalSweep(t *testing.T) {
 	if os.Getenv("SOVVIZ_MOVED_SWEEP") != "1" {
-		t.Skip("set SOVVIZ_MOVED_SWEEP=1 to run the sweep of moved pairs (about 20 s)")
+		t.Skip("set SOVVIZ_MOVED_SWEEP=1 to run the sweep of moved pairs (about 25 s)")
 	}
 	kinds := []struct {
 		seed               uint64
