@@ -23,11 +23,16 @@ func paperPairs(n int, seed uint64) [][2]geom.Body {
 }
 
 func benchMethod(b *testing.B, m Method) {
-	pairs := paperPairs(1000, 1)
 	opt := DefaultOptions()
 	opt.Method = m
-	sv := NewSolver(opt)
-	for i := range pairs { // warm the per-shape cache: shape analysis is not part of a query
+	benchCold(b, NewSolver(opt), paperPairs(1000, 1))
+}
+
+// benchCold times cold queries of sv over pairs, one after another, once
+// every pair has been queried (the per-shape cache warmed: shape analysis
+// is not part of a query).
+func benchCold(b *testing.B, sv *Solver, pairs [][2]geom.Body) {
+	for i := range pairs {
 		sv.Query(&pairs[i][0], &pairs[i][1])
 	}
 	b.ReportAllocs()
@@ -242,26 +247,10 @@ func BenchmarkMultiStartRanking(b *testing.B) {
 // dent search of caved shapes included (docs/contact.md, step 5).
 func BenchmarkQueryPointy(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 55))
-	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-	sh := func() geom.Superovoid {
-		return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(1.5, 1.9), u(1.5, 1.9)}, Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
-	}
 	pairs := make([][2]geom.Body, 400)
 	for i := range pairs {
-		a := geom.Body{Shape: sh(), Pose: geom.Pose{Orientation: randQuat(r)}}
-		c := geom.Body{Shape: sh(), Pose: geom.Pose{Orientation: randQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		c.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + c.Shape.BoundingRadius()))
+		a, c := placedPair(r, 1.5, 1.9, 1.5, 1.9)
 		pairs[i] = [2]geom.Body{a, c}
 	}
-	sv := NewSolver(DefaultOptions())
-	for i := range pairs { // the shapes' analyses, outside the timing
-		sv.Query(&pairs[i][0], &pairs[i][1])
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p := &pairs[i%len(pairs)]
-		sv.Query(&p[0], &p[1])
-	}
+	benchCold(b, NewSolver(DefaultOptions()), pairs)
 }

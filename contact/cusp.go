@@ -45,17 +45,22 @@ func newCuspChart(pr *pair, x *[6]float64) (ch cuspChart, ok bool) {
 		for j := 0; j < 3; j++ {
 			i := 3*side + j
 			ch.kappa[i], ch.scale[i] = 1, s.A[j]
-			p := 2 / s.Eps[0]
-			if j == 2 {
-				p = 2 / s.Eps[1]
-			}
-			if p < cuspMaxP && p > 1 && math.Abs(x[i]) < cuspZone*s.A[j] {
+			if p := coordP(s, j); p < cuspMaxP && p > 1 && math.Abs(x[i]) < cuspZone*s.A[j] {
 				ch.kappa[i] = 1 / (p - 1)
 				ok = true
 			}
 		}
 	}
 	return ch, ok
+}
+
+// coordP is the exponent 2/e of local coordinate j's term in G: e1's for
+// x and y, e2's for z.
+func coordP(s *geom.Superovoid, j int) float64 {
+	if j == 2 {
+		return 2 / s.Eps[1]
+	}
+	return 2 / s.Eps[0]
 }
 
 // toX maps chart coordinates to the unknowns.

@@ -741,9 +741,17 @@ func randShapeExtreme(r *rand.Rand) geom.Superovoid {
 func extremePair(r *rand.Rand) (a, b geom.Body) {
 	a = geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
 	b = geom.Body{Shape: randShapeExtreme(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-	b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+	placeApart(r, &a, &b)
 	return a, b
+}
+
+// placeApart puts b's centre at 0.3 to 1.2 times the sum of both bounding
+// radii from a's, along a random direction: without asking the solver,
+// pairs separated by up to about a body's size, touching, and overlapping,
+// some deeply.
+func placeApart(r *rand.Rand, a, b *geom.Body) {
+	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+	b.Pose.Position = a.Pose.Position.Add(dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius())))
 }
 
 // TestExtremeRangeHonest: pairs of randShapeExtreme at any distance,
@@ -1426,10 +1434,7 @@ func TestWidePlacedPairs(t *testing.T) {
 	opt := DefaultOptions()
 	var sep, uncertified, refChecked, ovl, unconverged int
 	for i := 0; i < n; i++ {
-		a := geom.Body{Shape: randShapeWide(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		b := geom.Body{Shape: randShapeWide(r), Pose: geom.Pose{Orientation: randQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+		a, b := placedPair(r, 0.1, 1.9, 0.1, 1.9)
 		res := Query(&a, &b, &opt)
 		tag := fmt.Sprintf("pair %d (%+v, %+v)", i, a, b)
 		if res.Status == Failed || !finiteResult(&res) {

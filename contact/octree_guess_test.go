@@ -99,8 +99,12 @@ func TestOctreeGuessSolves(t *testing.T) {
 
 // randShapeWide draws from the whole parameter range of the wide
 // battery.
-func randShapeWide(r *rand.Rand) geom.Superovoid {
+func randShapeWide(r *rand.Rand) geom.Superovoid { return rangedShape(r, 0.1, 1.9) }
+
+// rangedShape draws semi-axes from [0.3, 2], both exponents from [lo, hi]
+// and both tapers from [-0.5, 0.5].
+func rangedShape(r *rand.Rand, lo, hi float64) geom.Superovoid {
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-	return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(0.1, 1.9), u(0.1, 1.9)},
+	return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(lo, hi), u(lo, hi)},
 		Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
 }

@@ -229,11 +229,7 @@ func ridgeFoot(s *geom.Superovoid, x vec) vec {
 func ontoRidges(s *geom.Superovoid, x vec) (y vec, moved bool) {
 	y = x
 	for j := 0; j < 3; j++ {
-		p := 2 / s.Eps[0]
-		if j == 2 {
-			p = 2 / s.Eps[1]
-		}
-		if p < cuspMaxP && y[j] != 0 && math.Abs(y[j]) < cuspZone*s.A[j] {
+		if coordP(s, j) < cuspMaxP && y[j] != 0 && math.Abs(y[j]) < cuspZone*s.A[j] {
 			y[j], moved = 0, true
 		}
 	}

@@ -36,26 +36,19 @@ func TestRidgeSearch(t *testing.T) {
 	if !(ref < 0.0065) {
 		t.Fatalf("the reference finds %.9f: the pair is no longer the tip against the ridge", ref)
 	}
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		res := Query(&a, &c, &opt)
-		tag := fmt.Sprintf("%v", m)
-		if !checkSeparatedAnswer(t, &a, &c, &res, ref, tag) {
-			continue
-		}
+	separatedInEveryScheme(t, &a, &c, ref, func(tag string, opt *Options, res *Result) {
 		if res.Distance < ref-1e-9 {
 			t.Errorf("%s: %.12f, below the reference's %.12f", tag, res.Distance, ref)
 		}
 		for _, f := range []float64{0.5, 2} {
 			moved := c
 			moved.Pose.Position = c.Pose.Position.Add(res.Normal.Mul((f - 1) * res.Distance))
-			mr := Query(&a, &moved, &opt)
+			mr := Query(&a, &moved, opt)
 			if mr.Status != Converged || math.Abs(mr.Distance-f*res.Distance) > 1e-9 {
 				t.Errorf("%s: moved to %v × the distance along the normal: %v %.12f, want %.12f", tag, f, mr.Status, mr.Distance, f*res.Distance)
 			}
 		}
-	}
+	})
 }
 
 // TestPointyMovedAlongNormal: pointy shapes (e1, e2 in [1.5, 1.9], the
@@ -83,17 +76,10 @@ func TestPointyMovedAlongNormal(t *testing.T) {
 		lo, hi       float64 // b's exponents
 	}{{"pointy", 5, 55, 1.5, 1.9}, {"box-like", 4, 99, 0.1, 0.4}} {
 		r := rand.New(rand.NewPCG(kind.seed1, kind.seed2))
-		u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-		sh := func(lo, hi float64) geom.Superovoid {
-			return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(lo, hi), u(lo, hi)}, Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
-		}
 		opt := DefaultOptions()
 		moves, nonConvex := 0, 0
 		for i := 0; i < n; i++ {
-			a := geom.Body{Shape: sh(1.5, 1.9), Pose: geom.Pose{Orientation: randQuat(r)}}
-			b := geom.Body{Shape: sh(kind.lo, kind.hi), Pose: geom.Pose{Orientation: randQuat(r)}}
-			dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-			b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+			a, b := placedPair(r, 1.5, 1.9, kind.lo, kind.hi)
 			res := Query(&a, &b, &opt)
 			tag := fmt.Sprintf("%s pair %d", kind.name, i)
 			if res.Status == Failed {
@@ -106,26 +92,8 @@ func TestPointyMovedAlongNormal(t *testing.T) {
 			if res.Status != Converged {
 				continue // an unconverged overlap's translation is only an upper bound
 			}
-			d := res.Distance
-			for _, f := range []float64{1.001, 1.01, 1.1} {
-				c := b
-				if d < 0 {
-					c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(f * -d))
-				} else {
-					c.Pose.Position = b.Pose.Position.Sub(res.Normal.Mul((2 - f) * d))
-				}
-				moved := Query(&a, &c, &opt)
-				moves++
-				want := (f - 1) * math.Abs(d)
-				switch {
-				case moved.Status == Failed:
-					t.Errorf("%s (%.9f) moved by f = %v: failed", tag, d, f)
-				case moved.Distance > want*(1+1e-6)+1e-9:
-					t.Errorf("%s (%.9f) moved by f = %v: %v %.9f, but the moved pair is %.9f apart", tag, d, f, moved.Status, moved.Distance, want)
-				case d > 0 && moved.Distance < want-1e-9:
-					t.Errorf("%s (%.9f) moved by f = %v: %.9f, closer than the moved pair's %.9f: the first answer was not the closest pair", tag, d, f, moved.Distance, want)
-				}
-			}
+			m, _ := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
+			moves += m
 		}
 		t.Logf("%s: %d pairs (%d with a non-convex shape), %d moved queries", kind.name, n, nonConvex, moves)
 	}
@@ -145,14 +113,7 @@ func TestRidgeNormalAligned(t *testing.T) {
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.6809380660992113, 0.43624780961316867, 1.2394650579269373}, Eps: [2]float64{0.1115591208320761, 0.2750369002085467}, Taper: [2]float64{-0.34836430043344446, 0.2438274102903153}},
 		Pose: geom.Pose{Position: geom.Vec3{0.7284019839970461, -1.5506365902514132, -0.9741550700170002}, Orientation: geom.Quat{W: -0.8000990240938856, V: geom.Vec3{-0.2191628781839355, 0.5222460793712506, -0.19765681635476837}}}}
 	ref := refMinDistance(&a, &b)
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		res := Query(&a, &b, &opt)
-		tag := fmt.Sprintf("%v", m)
-		if !checkSeparatedAnswer(t, &a, &b, &res, ref, tag) {
-			continue
-		}
+	separatedInEveryScheme(t, &a, &b, ref, func(tag string, _ *Options, res *Result) {
 		if math.Abs(res.Distance-ref) > 1e-9 {
 			t.Errorf("%s: %.12f, the reference %.12f", tag, res.Distance, ref)
 		}
@@ -160,7 +121,7 @@ func TestRidgeNormalAligned(t *testing.T) {
 		if e := u.Sub(res.Normal).Len(); e > 1e-9 {
 			t.Errorf("%s: the normal is %.3g rad from Q − P", tag, e)
 		}
-	}
+	})
 }
 
 // TestRidgeSearchFoot: a's pointy −z tip (e2 1.88) 3.0e-2 from b's pointy
@@ -188,18 +149,11 @@ func TestRidgeSearchFoot(t *testing.T) {
 	c.Pose.Position = b.Pose.Position.Sub(far.Normal.Mul(0.99 * far.Distance))
 	want := 0.01 * far.Distance
 	ref := refMinDistance(&a, &c)
-	for _, m := range allMethods {
-		o := DefaultOptions()
-		o.Method = m
-		res := Query(&a, &c, &o)
-		tag := fmt.Sprintf("%v", m)
-		if !checkSeparatedAnswer(t, &a, &c, &res, ref, tag) {
-			continue
-		}
+	separatedInEveryScheme(t, &a, &c, ref, func(tag string, _ *Options, res *Result) {
 		if math.Abs(res.Distance-want) > 1e-9 {
 			t.Errorf("%s: %.12f, the moved pair is %.12f apart", tag, res.Distance, want)
 		}
-	}
+	})
 }
 
 // TestOverlapWitnessGrid: two elongated pointy, non-convex bodies crossed
@@ -273,16 +227,9 @@ func TestMovedAlongNormalSweep(t *testing.T) {
 	opt := DefaultOptions()
 	for _, k := range kinds {
 		r := rand.New(rand.NewPCG(k.seed, 99))
-		u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-		sh := func(lo, hi float64) geom.Superovoid {
-			return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{u(lo, hi), u(lo, hi)}, Taper: [2]float64{u(-0.5, 0.5), u(-0.5, 0.5)}}
-		}
 		failed, unconverged, moves := 0, 0, 0
 		for i := 0; i < 400; i++ {
-			a := geom.Body{Shape: sh(k.aLo, k.aHi), Pose: geom.Pose{Orientation: randQuat(r)}}
-			b := geom.Body{Shape: sh(k.bLo, k.bHi), Pose: geom.Pose{Orientation: randQuat(r)}}
-			dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-			b.Pose.Position = dir.Mul((0.3 + 0.9*r.Float64()) * (a.Shape.BoundingRadius() + b.Shape.BoundingRadius()))
+			a, b := placedPair(r, k.aLo, k.aHi, k.bLo, k.bHi)
 			res := Query(&a, &b, &opt)
 			tag := fmt.Sprintf("seed %d pair %d", k.seed, i)
 			if res.Status == Failed {
@@ -294,27 +241,9 @@ func TestMovedAlongNormalSweep(t *testing.T) {
 				unconverged++
 				continue
 			}
-			d := res.Distance
-			for _, f := range []float64{1.001, 1.01, 1.1} {
-				c := b
-				if d < 0 {
-					c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(f * -d))
-				} else {
-					c.Pose.Position = b.Pose.Position.Sub(res.Normal.Mul((2 - f) * d))
-				}
-				moved := Query(&a, &c, &opt)
-				moves++
-				want := (f - 1) * math.Abs(d)
-				switch {
-				case moved.Status == Failed:
-					failed++
-					t.Errorf("%s (%.9f) moved by f = %v: failed", tag, d, f)
-				case moved.Distance > want*(1+1e-6)+1e-9:
-					t.Errorf("%s (%.9f) moved by f = %v: %v %.9f, but the moved pair is %.9f apart", tag, d, f, moved.Status, moved.Distance, want)
-				case d > 0 && moved.Distance < want-1e-9:
-					t.Errorf("%s (%.9f) moved by f = %v: %.9f, closer than the moved pair's %.9f", tag, d, f, moved.Distance, want)
-				}
-			}
+			m, f := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
+			moves += m
+			failed += f
 		}
 		t.Logf("seed %d (a e %g–%g, b e %g–%g): 400 pairs, %d not converged, %d moved queries, %d failed", k.seed, k.aLo, k.aHi, k.bLo, k.bHi, unconverged, moves, failed)
 	}
@@ -336,18 +265,11 @@ func TestRidgeSearchRanking(t *testing.T) {
 	if !(ref < 0.1717) {
 		t.Fatalf("the reference finds %.9f: the pair is no longer the corner against the face", ref)
 	}
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		res := Query(&a, &b, &opt)
-		tag := fmt.Sprintf("%v", m)
-		if !checkSeparatedAnswer(t, &a, &b, &res, ref, tag) {
-			continue
-		}
+	separatedInEveryScheme(t, &a, &b, ref, func(tag string, _ *Options, res *Result) {
 		if res.Distance < ref-1e-9 {
 			t.Errorf("%s: %.12f, below the reference's %.12f", tag, res.Distance, ref)
 		}
-	}
+	})
 }
 
 // TestConvexityKinkPair: a pointy section with tx ≠ ty (e1 1.90) that the
@@ -383,6 +305,65 @@ func TestConvexityKinkPair(t *testing.T) {
 			if want := (f - 1) * -res.Distance; moved.Status == Failed || math.Abs(moved.Distance-want) > 1e-9 {
 				t.Errorf("%v (%.12f) moved by %v times the depth: %v %.12f, want %.12f", m, res.Distance, f, moved.Status, moved.Distance, want)
 			}
+		}
+	}
+}
+
+// placedPair draws a pair of rangedShape bodies, a's exponents from [aLo,
+// aHi] and b's from [bLo, bHi], randomly turned, b placed by placeApart.
+func placedPair(r *rand.Rand, aLo, aHi, bLo, bHi float64) (a, b geom.Body) {
+	a = geom.Body{Shape: rangedShape(r, aLo, aHi), Pose: geom.Pose{Orientation: randQuat(r)}}
+	b = geom.Body{Shape: rangedShape(r, bLo, bHi), Pose: geom.Pose{Orientation: randQuat(r)}}
+	placeApart(r, &a, &b)
+	return a, b
+}
+
+// checkMovedAlongNormal moves b along the converged answer res's own
+// normal, out of an overlap by 1.001, 1.01 and 1.1 times the depth or
+// towards a by 0.999, 0.99 and 0.9 times the distance, where res's pair
+// lies f − 1 times the old distance apart (f the factor's distance from
+// 1): the moved query must answer that or closer, and for a separated
+// answer not closer either (else res was not the closest pair). It returns
+// the moved queries made and how many failed.
+func checkMovedAlongNormal(t *testing.T, a, b *geom.Body, res *Result, opt *Options, tag string) (moves, failed int) {
+	t.Helper()
+	d := res.Distance
+	for _, f := range []float64{1.001, 1.01, 1.1} {
+		c := *b
+		if d < 0 {
+			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(f * -d))
+		} else {
+			c.Pose.Position = b.Pose.Position.Sub(res.Normal.Mul((2 - f) * d))
+		}
+		moved := Query(a, &c, opt)
+		moves++
+		want := (f - 1) * math.Abs(d)
+		switch {
+		case moved.Status == Failed:
+			failed++
+			t.Errorf("%s (%.9f) moved by f = %v: failed", tag, d, f)
+		case moved.Distance > want*(1+1e-6)+1e-9:
+			t.Errorf("%s (%.9f) moved by f = %v: %v %.9f, but the moved pair is %.9f apart", tag, d, f, moved.Status, moved.Distance, want)
+		case d > 0 && moved.Distance < want-1e-9:
+			t.Errorf("%s (%.9f) moved by f = %v: %.9f, closer than the moved pair's %.9f: the first answer was not the closest pair", tag, d, f, moved.Distance, want)
+		}
+	}
+	return moves, failed
+}
+
+// separatedInEveryScheme queries a and b in every scheme and checks each
+// answer against ref, dense sampling's distance, from both sides
+// (checkSeparatedAnswer); more gets each answer that passes, with its
+// options, for the test's own checks.
+func separatedInEveryScheme(t *testing.T, a, b *geom.Body, ref float64, more func(tag string, opt *Options, res *Result)) {
+	t.Helper()
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(a, b, &opt)
+		tag := fmt.Sprintf("%v", m)
+		if checkSeparatedAnswer(t, a, b, &res, ref, tag) {
+			more(tag, &opt, &res)
 		}
 	}
 }

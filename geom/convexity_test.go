@@ -236,20 +236,7 @@ func TestConvexityHullGapIndependent(t *testing.T) {
 		}
 		rep := s.Convexity()
 		amax := math.Max(s.A[0], math.Max(s.A[1], s.A[2]))
-		maxCut, cutAt := 0.0, Vec3{}
-		const n1, n2 = 96, 48
-		for a := 0; a < n1; a++ {
-			for b := 1; b < n2; b++ {
-				x := s.Point(-math.Pi+2*math.Pi*(float64(a)+0.5)/n1, -math.Pi/2+math.Pi*float64(b)/n2)
-				n, ok := s.Normal(x)
-				if !ok {
-					continue
-				}
-				if h, _ := s.Support(n); h-n.Dot(x) > maxCut {
-					maxCut, cutAt = h-n.Dot(x), x
-				}
-			}
-		}
+		maxCut, cutAt := deepestCut(&s, 96, 48)
 		t.Logf("%+v: HullGap %.4e (%s), deepest tangent-plane cut %.4e", s, rep.HullGap, rep.Reason, maxCut)
 		if rep.Convex {
 			if maxCut > 1e-7*amax {
@@ -323,23 +310,30 @@ func TestConvexityKinks(t *testing.T) {
 			continue
 		}
 		amax := math.Max(s.A[0], math.Max(s.A[1], s.A[2]))
-		maxCut, cutAt := 0.0, Vec3{}
-		const n1, n2 = 192, 48
-		for a := 0; a < n1; a++ {
-			for b := 1; b < n2; b++ {
-				x := s.Point(-math.Pi+2*math.Pi*(float64(a)+0.5)/n1, -math.Pi/2+math.Pi*float64(b)/n2)
-				nm, ok := s.Normal(x)
-				if !ok {
-					continue
-				}
-				if h, _ := s.Support(nm); h-nm.Dot(x) > maxCut {
-					maxCut, cutAt = h-nm.Dot(x), x
-				}
-			}
-		}
+		maxCut, cutAt := deepestCut(&s, 192, 48)
 		if maxCut > 1e-7*amax {
 			t.Errorf("%+v reported convex, but the tangent plane at %v cuts it by %.3e", s, cutAt, maxCut)
 		}
 	}
 	t.Logf("%d shapes, %d non-convex", len(shapes), nonConvex)
+}
+
+// deepestCut samples s on an n1 × n2 parameter grid (the poles left out)
+// and returns the deepest cut of the body by a sample's tangent plane, how
+// far the exact support along the sample's normal lies beyond it (0 for a
+// convex body), and where.
+func deepestCut(s *Superovoid, n1, n2 int) (cut float64, at Vec3) {
+	for a := 0; a < n1; a++ {
+		for b := 1; b < n2; b++ {
+			x := s.Point(-math.Pi+2*math.Pi*(float64(a)+0.5)/float64(n1), -math.Pi/2+math.Pi*float64(b)/float64(n2))
+			n, ok := s.Normal(x)
+			if !ok {
+				continue
+			}
+			if h, _ := s.Support(n); h-n.Dot(x) > cut {
+				cut, at = h-n.Dot(x), x
+			}
+		}
+	}
+	return cut, at
 }
