@@ -29,6 +29,23 @@ const cuspZone = 0.05
 // cuspIter caps the polish's iterations.
 const cuspIter = 60
 
+// cuspFinishMerit is the scaled residual (squared) below which a chart run
+// that did not reach cuspSolvedMerit is finished by Newton in the local
+// coordinates, in at most cuspFinishIter iterations.
+//
+// cuspSolvedMerit is the scaled residual (squared) a chart run's answer
+// must reach: every equation within 1e-10 (the points within 1e-10 of the
+// surfaces, relatively; the normals within 1e-10 rad). Newton's own test,
+// a short step, is no proof here, where the chart is not smooth: on
+// TestRidgeSearchTouching's pair 3.0e-5 apart a damped step passed it with
+// the tip 1.35e-8 off its surface, and the finishing Newton's final step
+// with the tip 4.5e-9 off (the distances 1.6e-8 and 2.4e-9 too long).
+const (
+	cuspSolvedMerit = 1e-20
+	cuspFinishMerit = 1e-12
+	cuspFinishIter  = 8
+)
+
 // cuspChart is the chart of the implicit scheme's six unknowns: kappa[j]
 // is 1 for a coordinate kept as it is.
 type cuspChart struct {
@@ -191,6 +208,7 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 		accepted := false
 		var step, cond float64
 		var sn [6]float64
+		pure := false // the accepted step is an undamped Newton step
 		for try := 0; try < 12; try++ {
 			var dx [6]float64
 			var okS bool
@@ -214,7 +232,7 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 			}
 			if evalAt(trial, &sn) {
 				if mn := merit(&trial.phi, 6, invL); mn < cur || mn < 1e-28 {
-					accepted, step = true, alpha*norm
+					accepted, step, pure = true, alpha*norm, mu == 0
 					break
 				}
 			}
@@ -231,7 +249,12 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 			mu = 0
 		}
 		trace(it, step, cond)
-		if (step <= sv.opt.Tol && cur < 1e-16) || cur < 1e-24 {
+		// (A damped step is short because of its damping, not because the
+		// pair is solved: with F still 8e-9 off, a 3e-12 step of
+		// Levenberg–Marquardt once passed for convergence, the tip
+		// 1.35e-8 off the surface and the distance 1.6e-8 too long:
+		// TestRidgeSearchTouching.)
+		if (pure && step <= sv.opt.Tol && cur < 1e-16) || cur < 1e-24 {
 			converged = true
 			break
 		}
@@ -248,10 +271,27 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 	res.Iterations += min(it, maxIter)
 	// (sys is sv.sys or sv.trial: both are the solver's scratch, free
 	// outside newton.)
-	if !converged {
+	var o newtonOutcome
+	if (!converged || !(cur < cuspSolvedMerit)) && cur < cuspFinishMerit {
+		// Nearly solved where the chart's coordinates are no longer smooth
+		// (within 1e-13 of a tip, where a second exponent's power turns
+		// the normal too), or converged by Newton's test but short of
+		// cuspSolvedMerit: Newton in the local coordinates finishes, in
+		// one iteration on the sweeps' runs that needed it. (newton's own
+		// options apply: finite differences under Options.FiniteDiff; its
+		// exploratory stops are off outside the multi-start. Its trace
+		// steps restart at iteration 0 under the same start.)
+		sv.newton(Implicit, pr, ch.toX(&sg), nil, start, cuspFinishIter, &o)
+		res.Iterations += o.iters
+		if !o.converged || !sv.solvedAt(pr, &o.x) {
+			return c, false
+		}
+		c = sv.classify(Implicit, pr, &o)
+		return c, c.valid
+	}
+	if !converged || !(cur < cuspSolvedMerit) {
 		return c, false
 	}
-	var o newtonOutcome
 	o.x = ch.toX(&sg)
 	o.xe = o.x
 	o.iters = it
@@ -261,4 +301,108 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 	o.haveHess = o.haveNormals
 	c = sv.classify(Implicit, pr, &o)
 	return c, c.valid
+}
+
+// matchedSeed is the chart point of the local points lp, lq whose charted
+// coordinates on or near their planes (below cuspSeed·A in the chart, where
+// cuspPolish would seed them at ±cuspSeed·A) are set so that each body's
+// normal there points along the line to the other point (away from it
+// where Q lies inside a: an overlap): across a pointy ridge, or at a tip
+// where two ridges meet, the normal sweeps its whole cone within a tiny
+// distance of the plane (1e-13 of the semi-axis at a tip of e 1.62 and
+// 1.88), and a pair there 3e-4 apart failed to converge from the fixed
+// seeds, converging in one step from its own points
+// (TestRidgeSearchTouching). Each such coordinate takes the value, among
+// cuspMatchSamples magnitudes spaced evenly in log σ (down to where x
+// reaches geom's floor of 1e-150 of the semi-axis) and both signs (a taper
+// shifts the normal's z component), that turns the normal closest to the
+// target, the other coordinates held; two passes where a side has two (a
+// tip); ±cuspSeed·A where no sample evaluates. ok is false when no
+// coordinate needs it or the points coincide.
+func matchedSeed(pr *pair, ch *cuspChart, lp, lq vec) (sg [6]float64, ok bool) {
+	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	sg = ch.toSigma(&x)
+	db := lq.Sub(pr.ab.Point(lp)) // Q − P in b's frame
+	dl := db.Len()
+	if !(dl > 0) {
+		return sg, false
+	}
+	u := db.Mul(1 / dl)
+	if f, okF := pr.a.Residual(pr.ab.InvPoint(lq)); okF && f < 0 {
+		u = u.Mul(-1) // overlapping: the outward normals point apart
+	}
+	target := [2]vec{pr.ab.InvDir(u), u.Mul(-1)}
+	for side, s := range [2]*geom.Superovoid{pr.a, pr.b} {
+		var idx []int
+		for j := 0; j < 3; j++ {
+			if i := 3*side + j; ch.kappa[i] != 1 && math.Abs(sg[i]) < cuspSeed*ch.scale[i] {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		ok = true
+		for pass := 0; pass < len(idx); pass++ {
+			for _, i := range idx {
+				k, a := ch.kappa[i], ch.scale[i]
+				lo := math.Log(1e-150) / k // x = A·(σ/A)^κ at geom's floor
+				hi := math.Log(cuspSeed)
+				best, bestCos := math.Copysign(cuspSeed*a, sg[i]), math.Inf(-1)
+				for n := 0; n < 2*cuspMatchSamples; n++ {
+					r := math.Exp(hi + (lo-hi)*float64(n/2)/(cuspMatchSamples-1))
+					sgn := a * r
+					if n%2 == 1 {
+						sgn = -sgn
+					}
+					trial := sg
+					trial[i] = sgn
+					y := ch.toX(&trial)
+					var e geom.Implicit
+					if !s.ResidualHessianInto(vec{y[3*side], y[3*side+1], y[3*side+2]}, false, &e) {
+						continue
+					}
+					gl := e.Grad.Len()
+					if !(gl > 0) || math.IsInf(gl, 0) {
+						continue
+					}
+					if c := e.Grad.Dot(target[side]) / gl; c > bestCos {
+						best, bestCos = sgn, c
+					}
+				}
+				sg[i] = best
+			}
+		}
+	}
+	return sg, ok
+}
+
+// cuspMatchSamples is the number of magnitudes matchedSeed tries for each
+// coordinate (each with both signs).
+const cuspMatchSamples = 48
+
+// cuspPolishMatched is cuspPolishIter from matchedSeed's chart point
+// first, then, failing that, from cuspPolishIter's own seeds.
+func (sv *Solver) cuspPolishMatched(pr *pair, lp, lq vec, res *Result, maxIter int) (c candidate, ok bool) {
+	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	ch, any := newCuspChart(pr, &x)
+	if !any {
+		return c, false
+	}
+	if sg, ok := matchedSeed(pr, &ch, lp, lq); ok {
+		if c, ok = sv.cuspRun(pr, &ch, sg, res, maxIter); ok {
+			return c, true
+		}
+	}
+	return sv.cuspPolishIter(pr, lp, lq, res, maxIter)
+}
+
+// solvedAt reports whether the implicit system at x meets cuspSolvedMerit.
+// It uses the solver's scratch system sv.trial (free outside newton).
+func (sv *Solver) solvedAt(pr *pair, x *[6]float64) bool {
+	s := &sv.trial
+	if !s.eval(Implicit, pr, x, false) {
+		return false
+	}
+	return merit(&s.phi, 6, 1/charLength(pr)) < cuspSolvedMerit
 }

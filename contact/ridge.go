@@ -163,7 +163,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		if sd.side == 1 {
 			lp, lq = sd.foot, sd.own
 		}
-		c, ok := sv.cuspPolishIter(pr, lp, lq, res, ridgeIter)
+		c, ok := sv.cuspPolishMatched(pr, lp, lq, res, ridgeIter)
 		if !ok {
 			// The foot near a ridge of the other shape but not on it,
 			// where the chart's coordinate is far from the pair's (a tip
@@ -171,10 +171,10 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// again from the foot moved onto that ridge.
 			if sd.side == 0 {
 				if q, moved := ontoRidges(pr.b, lq); moved {
-					c, ok = sv.cuspPolishIter(pr, lp, q, res, ridgeIter)
+					c, ok = sv.cuspPolishMatched(pr, lp, q, res, ridgeIter)
 				}
 			} else if p, moved := ontoRidges(pr.a, lp); moved {
-				c, ok = sv.cuspPolishIter(pr, p, lq, res, ridgeIter)
+				c, ok = sv.cuspPolishMatched(pr, p, lq, res, ridgeIter)
 			}
 		}
 		if ok && c.converged && ridgeImproves(pr, &c, best, tol) {
@@ -209,15 +209,19 @@ func ridgeImproves(pr *pair, c, best *candidate, tol float64) bool {
 }
 
 // ridgeFoot is the foot on surface s of the local point x: the nearest
-// point (projectPoint), or, where that Newton fails (x off a pointy ridge:
-// a tip 1.5e-3 from one, TestRidgeSearchFoot), the point on the ray from
-// the centre, else x itself.
+// point (projectPoint), else the same in the chart of a pointy ridge's
+// coordinates (projectPointCharted: a tip 3e-3 from a ridge, off which
+// projectPoint's Newton overshoots, TestRidgeSearchTouching), from the
+// point on the ray from the centre, else that point itself, else x.
 func ridgeFoot(s *geom.Superovoid, x vec) vec {
 	if q, ok := projectPoint(s, x, x); ok {
 		return q
 	}
-	if q, ok := radialToSurface(s, x); ok {
-		return q
+	if r, ok := radialToSurface(s, x); ok {
+		if q, ok := projectPointCharted(s, x, r); ok {
+			return q
+		}
+		return r
 	}
 	return x
 }
