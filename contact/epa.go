@@ -418,15 +418,22 @@ func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
 	// of the hulls' translation with every point above outside one of
 	// them, and 750 of 20,000 surface samples of one inside the other
 	// (TestOverlapWitnessGrid).
+	return gridWitness(pr, witnessAzimuths, witnessZeniths)
+}
+
+// gridWitness reports whether a point of a parametric grid of either
+// surface (n1 azimuths, n2 zenith steps, the poles left out) lies inside
+// the other body, beyond rounding: a point in both bodies.
+func gridWitness(pr *pair, n1, n2 int) bool {
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
 		if side == 1 {
 			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
 		}
-		for i := 0; i < witnessAzimuths; i++ {
-			p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths
-			for j := 1; j < witnessZeniths; j++ {
-				p2 := -math.Pi/2 + math.Pi*float64(j)/witnessZeniths
+		for i := 0; i < n1; i++ {
+			p1 := -math.Pi + 2*math.Pi*float64(i)/float64(n1)
+			for j := 1; j < n2; j++ {
+				p2 := -math.Pi/2 + math.Pi*float64(j)/float64(n2)
 				if inside(o, to, ts.Point(s.Point(p1, p2)), -overlapInside) {
 					return true
 				}

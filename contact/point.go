@@ -20,11 +20,12 @@ type PointResult struct {
 // the normal (Newton on 3 unknowns, Householder tangents; in the chart of a
 // pointy ridge where that fails) from several seeds and keeps the nearest
 // solution, so points inside near the medial axis are answered correctly
-// too. Where no solution is found, or none as near as a seed on the
-// surface, the distance is minimised over the parameters; the status is
-// Converged only when the answer's point passes the foot test, else
-// MaxIterations (a true distance to a surface point, at or above the
-// minimum).
+// too. Where no solution is found, or none is as near as a seed on the
+// surface, or x lies inside a pointy or box-like shape, it also starts
+// from the minimum over the parameters and from the nearest surface points
+// on rays from the centre; the status is Converged only when the answer's
+// point passes the foot test, else MaxIterations (a true distance to a
+// surface point, at or above the minimum).
 func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	var out PointResult
 	if b.Validate() != nil || math.IsNaN(x[0]+x[1]+x[2]) || math.IsInf(x[0]+x[1]+x[2], 0) {
@@ -44,11 +45,13 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	// TestPointDistancePointy.)
 	// (footD, footP: the nearest seed that is itself a foot, such as a
 	// tip's pole on the axis above it.)
-	ub, footD, footP := math.Inf(1), math.Inf(1), vec{}
+	ub, ubP, footD, footP := math.Inf(1), vec{}, math.Inf(1), vec{}
 	try := func(seed vec) {
 		if f, ok := s.Residual(seed); ok && math.Abs(f) <= 1e-12 {
 			d := seed.Sub(xl).Len()
-			ub = math.Min(ub, d)
+			if d < ub {
+				ub, ubP = d, seed
+			}
 			if d < footD && isFoot(s, xl, seed) {
 				footD, footP = d, seed
 			}
@@ -81,27 +84,39 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 		try(approxSupport(s, unitBasis[k].Mul(-1)))
 	}
 	exact := conv
-	if !conv || best > ub*(1+1e-12) {
-		// No foot, or none as near as a seed: where the normal condition
-		// fails (pointy tips, e near 2), minimise the distance over the
-		// parameters, then polish in the chart of the pointy coordinates;
-		// failing all, the nearest seed on the surface. The answer is
-		// converged only where it passes the foot test.
+	// nearer reports whether distance a is below b beyond rounding.
+	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(1, b) }
+	fx, _ := s.Residual(xl)
+	if !conv || nearer(ub, best) || fx < 0 && (pointy(s) || s.Eps[0] < boxyE || s.Eps[1] < boxyE) {
+		// No foot, or none as near as a seed, or x inside a pointy or
+		// box-like shape, where feet are many and at a pointy ridge almost
+		// any direction passes the foot test (every wrong answer of
+		// TestPointDistanceSpecialPoints had a pointy exponent): search
+		// globally. Seeds: the minimum of the distance
+		// over the parameters, and the surface points on the rays from
+		// the centre nearest to x (the parameters crowd a box-like
+		// profile's side into a sliver that their grid misses: a point
+		// inside on the axis of e 1.9 and 0.1 was answered 0.7, its pole,
+		// with the side 0.556 away). The answer is converged only where
+		// it passes the foot test; failing all, the nearest seed on the
+		// surface, max_iterations.
 		if p, ok := nearestParametric(s, xl); ok {
-			if q, ok := projectPoint(s, xl, p); ok {
-				p = q
-			} else if q, ok := projectPointCharted(s, xl, p); ok {
-				p = q
-			}
-			if d := p.Sub(xl).Len(); d < best {
-				best, bestP, conv = d, p, true
+			try(p)
+		}
+		for _, p := range nearestRayPoints(s, xl) {
+			if p != (vec{}) {
+				try(p)
 			}
 		}
-		exact = conv && isFoot(s, xl, bestP)
-		// (The parametric minimum can lie a rounding nearer than a seed
-		// that is itself a foot.)
-		if !exact && footD <= best+1e-12*math.Max(1, best) {
-			best, bestP, conv, exact = footD, footP, true, true
+		// Every projection try keeps is a foot, and so is footP: the
+		// nearest of them, unless a surface point is nearer.
+		if footD < best {
+			best, bestP, conv = footD, footP, true
+		}
+		exact = conv
+		if !math.IsInf(ub, 0) && (!conv || nearer(ub, best)) {
+			// (Not a foot: a seed that is one set footD ≤ ub.)
+			best, bestP, conv, exact = ub, ubP, true, false
 		}
 	}
 	if !conv {
@@ -125,6 +140,71 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 		out.Status = MaxIterations
 	}
 	return out
+}
+
+// boxyE is the exponent below which PointDistance searches globally for a
+// point inside (with the pointy ones): a box-like profile's side is a
+// sliver of the parameters.
+const boxyE = 0.3
+
+// rayDirs is the number of rays nearestRayPoints casts, and rayKeep the
+// number of their surface points it returns.
+const (
+	rayDirs = 256
+	rayKeep = 4
+)
+
+// nearestRayPoints returns the rayKeep points of s's surface nearest to the
+// local point x among those on rayDirs rays from the centre, their
+// directions spread evenly over the sphere (a Fibonacci lattice): samples
+// whose density does not depend on the exponents, unlike the parameters'.
+// Rays whose point does not settle are skipped (a zero vector marks an
+// unused slot: the origin is never on the surface).
+func nearestRayPoints(s *geom.Superovoid, x vec) (pts [rayKeep]vec) {
+	var dist [rayKeep]float64
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	golden := math.Pi * (3 - math.Sqrt(5))
+	for i := 0; i < rayDirs; i++ {
+		z := 1 - (2*float64(i)+1)/rayDirs
+		r := math.Sqrt(1 - z*z)
+		th := golden * float64(i)
+		u := vec{r * math.Cos(th), r * math.Sin(th), z}.Mul(minAxis(s))
+		p, ok := rayToSurface(s, u)
+		if !ok {
+			continue
+		}
+		d := p.Sub(x).Len()
+		k := rayKeep - 1
+		if !(d < dist[k]) {
+			continue
+		}
+		for k > 0 && dist[k-1] > d {
+			dist[k], pts[k] = dist[k-1], pts[k-1]
+			k--
+		}
+		dist[k], pts[k] = d, p
+	}
+	return pts
+}
+
+// rayToSurface is the point of s's surface on the ray from the centre
+// through u: the plain step u/(1+F), exact without taper, repeated until
+// the point is near enough for radialToSurface's Newton (|F| < 0.5: on
+// tapered box-like shapes one step left |F| up to 0.81 on 12 of 256 rays).
+func rayToSurface(s *geom.Superovoid, u vec) (vec, bool) {
+	for k := 0; k < 8; k++ {
+		f, ok := s.Residual(u)
+		if !ok || !(f > -1) || math.IsInf(f, 0) {
+			return u, false
+		}
+		if math.Abs(f) < 0.5 {
+			return radialToSurface(s, u)
+		}
+		u = u.Mul(1 / (1 + f))
+	}
+	return u, false
 }
 
 // isFoot reports whether surface point p of s is a foot of x: on the
@@ -233,7 +313,7 @@ func nearestParametric(s *geom.Superovoid, x vec) (vec, bool) {
 // fails, while in the chart the same equations are smooth: it fails on
 // every ridge foot of TestProjectPointCharted, which the chart finds. The
 // ridge search's tip 3e-3 from a ridge, seeded from the foot on the ray
-// from the centre 8e-4 off the ridge, never converged
+// from the centre 8e-4 off the ridge, did not converge before it did
 // (TestRidgeSearchTouching). ok is false when
 // no coordinate needs the chart or Newton does not converge; the accepted
 // foot passes projectPoint's own test.

@@ -32,6 +32,14 @@ const ridgeStarts = 6
 // (TestRidgeSearchRanking).
 const ridgeRanked = 32
 
+// tipGridAzimuths and tipGridZeniths are the surface grid in which no point
+// may lie inside the other body before a tip's pair answers (tipPair):
+// four times overlapWitness's.
+const (
+	tipGridAzimuths = 48
+	tipGridZeniths  = 24
+)
+
 // ridgeIter caps each polish of a ridge sample (the chart's own cap: a
 // tip 6.4e-3 from a ridge took 30 to 60 iterations from its sample, the
 // chart's exponents 5.7 and 17; TestRidgeSearch's pair moved closer).
@@ -63,11 +71,14 @@ func needsRidgeSearch(pr *pair, best *candidate) bool {
 // from the other surface: first the radial estimate (negative inside),
 // then, for the best ranked, the distance to its foot there.
 type ridgeSeed struct {
-	d         float64
-	side      int
-	own, in   vec
-	foot      vec
-	footFound bool
+	d       float64
+	side    int
+	own, in vec
+	foot    vec
+	// exact: foot passed projectPoint's test (a stationary point of the
+	// distance from own, not one on the ray from the centre); tip: own
+	// is one of its shape's poles.
+	exact, tip bool
 }
 
 // ridgeSearch samples the ridges of each pointy shape of the pair, ranks
@@ -105,7 +116,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			x := s.Point(p1, p2)
 			in := to.InvPoint(ts.Point(x))
 			if d, ok := o.RadialDistance(in); ok && !math.IsNaN(d) {
-				keep(ridgeSeed{d: d, side: side, own: x, in: in})
+				keep(ridgeSeed{d: d, side: side, own: x, in: in, tip: math.Abs(p2) == math.Pi/2})
 			}
 		}
 		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
@@ -144,7 +155,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		if sd.side == 1 {
 			o, to, ts = pr.a, &pr.ta, &pr.tb
 		}
-		sd.foot = ridgeFoot(o, sd.in)
+		sd.foot, sd.exact = ridgeFoot(o, sd.in)
 		if sd.d > 0 {
 			if f, ok := o.Residual(sd.foot); ok && math.Abs(f) <= 1e-9 {
 				sd.d = to.Point(sd.foot).Sub(ts.Point(sd.own)).Len()
@@ -183,7 +194,65 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			replaced = true
 		}
 	}
+	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths) {
+		// No pair converged, and nothing else was found: the first tip
+		// among the samples polished, with its foot on the other surface,
+		// unconverged. Within 1e-13 of a pointy tip the normal sweeps its
+		// cone, and no chart run meets every equation to 1e-10 there
+		// (TestRidgeSearchTouching's tip 3.0e-5 to 3.0e-7 from a ridge,
+		// which failed, claiming an overlap 0.17 deep); the pair's points
+		// lie on the surfaces, so its distance is a true one, at or above
+		// the minimum, as an unconverged answer's is. Not where the bodies
+		// may overlap, since the pair would claim them separated: an
+		// overlap proven, a ridge sample inside the other body, or a point
+		// of a fine grid of either surface inside the other (called on its
+		// own by a review, the search answered a small sphere sunk into a
+		// pointy face beside the tip 0.02 away). A convex pair never gets here
+		// without an overlap: GJK answers every separated one.
+		for i := 0; i < nt && i < ridgeStarts; i++ {
+			if c, ok := tipPair(m, pr, &top[i]); ok {
+				*best = c
+				res.Fallback = true
+				return true
+			}
+		}
+	}
 	return replaced
+}
+
+// tipPair is the unconverged separated candidate of a ridge sample at a
+// tip and its exact foot on the other surface, with the normals along the
+// line between them (the tip's own normal, the coordinate axis, is the
+// limit of a cone); ok is false for any other sample, or when the points
+// coincide or lie inside the other body.
+func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
+	if !sd.tip || !sd.exact {
+		return c, false
+	}
+	lp, lq := sd.own, sd.foot
+	if sd.side == 1 {
+		lp, lq = sd.foot, sd.own
+	}
+	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
+	Ta, Tb := v3of(pr.ta.T), v3of(pr.tb.T)
+	dv := rq.sub(rp).add(Tb.sub(Ta))
+	d := math.Sqrt(dv.dot(dv))
+	if !(d > 0) || math.IsInf(d, 0) {
+		return c, false
+	}
+	P, Q := rp.add(Ta).vec(), rq.add(Tb).vec()
+	if inside(pr.b, &pr.tb, P, 0) || inside(pr.a, &pr.ta, Q, 0) {
+		return c, false
+	}
+	n := dv.scale(1 / d).vec()
+	c = candidate{method: m, valid: true, separated: true, lp: lp, lq: lq, P: P, Q: Q, nP: n, nQ: n.Mul(-1), sd: d, surfSD: d}
+	if m == Implicit {
+		c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	} else {
+		c.x[0], c.x[1] = pr.a.Params(lp)
+		c.x[2], c.x[3] = pr.b.Params(lq)
+	}
+	return c, true
 }
 
 // ridgeImproves reports whether a converged ridge pair c should replace
@@ -213,17 +282,18 @@ func ridgeImproves(pr *pair, c, best *candidate, tol float64) bool {
 // coordinates (projectPointCharted: a tip 3e-3 from a ridge, off which
 // projectPoint's Newton overshoots, TestRidgeSearchTouching), from the
 // point on the ray from the centre, else that point itself, else x.
-func ridgeFoot(s *geom.Superovoid, x vec) vec {
+// exact says the foot passed projectPoint's test.
+func ridgeFoot(s *geom.Superovoid, x vec) (foot vec, exact bool) {
 	if q, ok := projectPoint(s, x, x); ok {
-		return q
+		return q, true
 	}
 	if r, ok := radialToSurface(s, x); ok {
 		if q, ok := projectPointCharted(s, x, r); ok {
-			return q
+			return q, true
 		}
-		return r
+		return r, false
 	}
-	return x
+	return x, false
 }
 
 // ontoRidges moves a surface point of s near the planes of its pointy

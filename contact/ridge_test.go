@@ -165,20 +165,20 @@ func TestRidgeSearchFoot(t *testing.T) {
 }
 
 // TestRidgeSearchTouching: TestRidgeSearchFoot's pair moved closer along
-// the same normal, 3.0e-3 and 3.0e-4 apart. Every query failed, claiming
-// an overlap 0.17 deep (the hulls' translation): the tip's foot on the
-// ridge was found only along the ray from b's centre, 8e-4 off the ridge
-// and 1e-3 from the pair (projectPointCharted finds it exactly), and from
-// the tip itself the chart's fixed seeds (x = 1e-9 of the semi-axis, the
-// pair's is within 1.6e-13) never reached the pair (matchedSeed). At 1e-5
-// of the distance (3.0e-5 apart) the chart run's last steps were damped
-// ones, and it passed for converged with the tip 1.35e-8 off its surface,
-// 1.6e-8 too far: a converged chart answer must now meet every equation
-// to 1e-10 (cuspSolvedMerit). That pair, and one 3.0e-6 apart, still has
-// no converged answer (docs/contact.md, "Known limits"): the test holds
-// that nothing converged is wrong there. The moved pair is the closest:
-// any other pair is at least 0.0302 apart at 0.99 of the distance
-// (TestRidgeSearchFoot), and a move of b by δ brings none closer than by δ.
+// the same normal, 3.0e-3 down to 3.0e-7 apart. Every query failed,
+// claiming an overlap 0.17 deep (the hulls' translation): the tip's foot
+// on the ridge was found only along the ray from b's centre, 8e-4 off the
+// ridge and 1e-3 from the pair (projectPointCharted finds it exactly), and
+// from the tip itself the chart's fixed seeds (x = 1e-9 of the semi-axis,
+// the pair's is within 1.6e-13) never reached the pair (matchedSeed): now
+// 3.0e-3 and 3.0e-4 apart converge. At 3.0e-5 apart the chart run's last
+// steps were damped ones, and it passed for converged with the tip 1.35e-8
+// off its surface, 1.6e-8 too far: a converged chart answer must now meet
+// every equation to 1e-10 (cuspSolvedMerit), which no run does that near
+// the tip; those pairs are answered from the tip and its exact foot,
+// max_iterations (tipPair). The moved pair is the closest: any other pair
+// is at least 0.0302 apart at 0.99 of the distance (TestRidgeSearchFoot),
+// and a move of b by δ brings none closer than by δ.
 func TestRidgeSearchTouching(t *testing.T) {
 	a, b := footPair()
 	opt := DefaultOptions()
@@ -186,7 +186,7 @@ func TestRidgeSearchTouching(t *testing.T) {
 	if far.Status != Converged {
 		t.Fatalf("the pair 3.02 apart: %v", far.Status)
 	}
-	for _, f := range []float64{0.999, 0.9999, 0.99999, 0.999999} {
+	for _, f := range []float64{0.999, 0.9999, 0.99999, 0.999999, 0.9999999} {
 		c := b
 		c.Pose.Position = b.Pose.Position.Sub(far.Normal.Mul(f * far.Distance))
 		want := (1 - f) * far.Distance
@@ -199,12 +199,22 @@ func TestRidgeSearchTouching(t *testing.T) {
 				t.Errorf("%s: not finite: %+v", tag, res)
 				continue
 			}
-			if f <= 0.9999 && res.Status != Converged {
-				t.Errorf("%s: %v %.12f", tag, res.Status, res.Distance)
-				continue
+			wantStatus := Converged
+			if f > 0.9999 {
+				wantStatus = MaxIterations
 			}
-			if res.Status == Converged && math.Abs(res.Distance-want) > 1e-9 {
-				t.Errorf("%s: converged %.15f, %.3g from the moved pair's distance", tag, res.Distance, res.Distance-want)
+			// (Absolute: the moved pair's own distance carries the
+			// positions' rounding, 1e-15.)
+			if res.Status != wantStatus || math.Abs(res.Distance-want) > 1e-11 {
+				t.Errorf("%s: %v %.15f, want %v %.15f", tag, res.Status, res.Distance, wantStatus, want)
+			}
+			// (The tip's pair: points on the surfaces, so never closer
+			// than the moved pair beyond rounding.)
+			if res.Status == MaxIterations && res.Distance < want-1e-15 {
+				t.Errorf("%s: %.17g, closer than the moved pair, %.17g", tag, res.Distance, want)
+			}
+			if u := res.Q.Sub(res.P).Normalize(); u.Sub(res.Normal).Len() > 1e-9 || u.Add(res.NormalQ).Len() > 1e-9 {
+				t.Errorf("%s: the normals %v, %v are not along Q − P, %v", tag, res.Normal, res.NormalQ, u)
 			}
 		}
 	}
