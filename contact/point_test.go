@@ -152,6 +152,41 @@ func TestPointDistanceSpecialPoints(t *testing.T) {
 	}
 }
 
+// TestPointDistanceInside: points inside shapes whose answers a review's
+// probe (helper-44, 20,000 points against a dense reference) found too
+// far, as converged: from a distant foot (0.70 against 0.248), from a pole
+// on the axis that passes the foot test as a local maximum of the distance
+// (e2 a little above 1: 0.294 against 0.291, and 3.8e-9 too far), and from
+// the mirror image of the foot of a point 5.8e-4 off y = 0 (1.06e-3 too
+// far). Each comes with a surface point of the reference; the answer must
+// be converged and no farther than it.
+func TestPointDistanceInside(t *testing.T) {
+	cases := []struct {
+		b    geom.Body
+		x, q geom.Vec3 // world point, a local surface point of the reference
+	}{
+		{geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4405143564392522, 1.8230792736601518, 0.3684422113929424}, Eps: [2]float64{1.183529407006405, 1.3164808491221367}, Taper: [2]float64{-0.002626588085534287, 0.2932269881985683}}, Pose: geom.Pose{Position: geom.Vec3{0.10498461777395537, 1.4432393460308983, 0.3324620332744166}, Orientation: geom.Quat{W: 0.10541853359402818, V: geom.Vec3{-0.1306101571034631, 0.9537600470947276, 0.24933850926432616}}}},
+			geom.Vec3{0.7862626798351108, 1.6105290271909167, 0.5635858703601433}, geom.Vec3{-0.7911245059199614, 0.04640427214463485, -0.2620207301880945}},
+		{geom.Body{Shape: geom.Superovoid{A: [3]float64{1.716239662232007, 1.133107834781488, 1.4963955220003655}, Eps: [2]float64{0.5582076502611487, 1.063405814023213}, Taper: [2]float64{-0.13854433219864482, 0.39496619107786146}}, Pose: geom.Identity()},
+			geom.Vec3{0, 0, -1.2019142258758964}, geom.Vec3{-1.3193647702314108e-09, 0.12226831208767243, -1.4658019242112261}},
+		{geom.Body{Shape: geom.Superovoid{A: [3]float64{1.3252057481837478, 0.42592528443656985, 0.7682870066548493}, Eps: [2]float64{1.7724642098809533, 0.18657672809015952}, Taper: [2]float64{-0.09947785103543338, 0.17201684221108304}}, Pose: geom.Pose{Position: geom.Vec3{-0.2912815982611419, -0.21768140547198417, -0.8201958843155324}, Orientation: geom.Quat{W: 0.20315974923446561, V: geom.Vec3{0.649968972694762, 0.10890534368809777, -0.7241588754833307}}}},
+			geom.Vec3{-0.749975299251317, -0.3383077940231488, 0.05109822155751853}, geom.Vec3{-0.8795531429772189, 0.1682742201875014, 0.5899564931002348}},
+		{geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7507575491024858, 0.9848372058966155, 1.5537593890026156}, Eps: [2]float64{1.569916635064712, 1.0727863971138245}, Taper: [2]float64{0.4671303781034909, 0.3998479956909242}}, Pose: geom.Pose{Position: geom.Vec3{-0.18528662523456707, 1.6570821963069804, 0.9036947739613623}, Orientation: geom.Quat{W: 0.32831655588809316, V: geom.Vec3{-0.5065211907926863, -0.41450862457062043, 0.6810485464078988}}}},
+			geom.Vec3{-1.3476394234080278, 1.3767937364221488, 1.0767442419802955}, geom.Vec3{6.0053269125456074e-05, 0.00017894629915131977, 1.5537593337109374}},
+	}
+	for i, c := range cases {
+		tr := c.b.Pose.Transform()
+		if f, _ := c.b.Shape.Residual(c.q); math.Abs(f) > 1e-15 {
+			t.Fatalf("case %d: the reference point is %.3g off the surface", i, f)
+		}
+		got := PointDistance(&c.b, c.x)
+		ref := c.q.Sub(tr.InvPoint(c.x)).Len()
+		if got.Status != Converged || !(got.Distance < 0) || -got.Distance > ref+1e-12 {
+			t.Errorf("case %d: %v %.15g, a surface point is %.15g away", i, got.Status, got.Distance, ref)
+		}
+	}
+}
+
 // finite3 reports whether every component of v is finite.
 func finite3(v geom.Vec3) bool {
 	return !math.IsNaN(v[0]+v[1]+v[2]) && !math.IsInf(v[0], 0) && !math.IsInf(v[1], 0) && !math.IsInf(v[2], 0)
