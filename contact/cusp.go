@@ -58,17 +58,37 @@ type cuspChart struct {
 // q = 2/e2; charting them with q's exponent there lost pair 291 of
 // TestExtremeRangeHonest, which the ridges' exponent polishes.)
 func newCuspChart(pr *pair, x *[6]float64) (ch cuspChart, ok bool) {
-	for side, s := range [2]*geom.Superovoid{pr.a, pr.b} {
-		for j := 0; j < 3; j++ {
-			i := 3*side + j
-			ch.kappa[i], ch.scale[i] = 1, s.A[j]
-			if p := coordP(s, j); p < cuspMaxP && p > 1 && math.Abs(x[i]) < cuspZone*s.A[j] {
-				ch.kappa[i] = 1 / (p - 1)
-				ok = true
-			}
+	okA := ch.chartSide(0, pr.a, x)
+	okB := ch.chartSide(1, pr.b, x)
+	return ch, okA || okB
+}
+
+// chartSide charts the coordinates of side's point in x (slots 3·side to
+// 3·side+2) that lie near the plane of one of s's pointy exponents, and
+// reports whether any does.
+func (ch *cuspChart) chartSide(side int, s *geom.Superovoid, x *[6]float64) (ok bool) {
+	for j := 0; j < 3; j++ {
+		i := 3*side + j
+		ch.kappa[i], ch.scale[i] = 1, s.A[j]
+		if p := coordP(s, j); p < cuspMaxP && p > 1 && math.Abs(x[i]) < cuspZone*s.A[j] {
+			ch.kappa[i] = 1 / (p - 1)
+			ok = true
 		}
 	}
-	return ch, ok
+	return ok
+}
+
+// seedOffPlanes moves each charted coordinate of sg closer to its plane
+// than cuspSeed·A out to ±cuspSeed·A (keeping its sign; + for 0), and
+// reports whether any moved.
+func (ch *cuspChart) seedOffPlanes(sg *[6]float64) (seeded bool) {
+	for i := range sg {
+		if m := cuspSeed * ch.scale[i]; ch.kappa[i] != 1 && !(math.Abs(sg[i]) >= m) {
+			sg[i] = math.Copysign(m, sg[i])
+			seeded = true
+		}
+	}
+	return seeded
 }
 
 // coordP is the exponent 2/e of local coordinate j's term in G: e1's for
@@ -133,24 +153,26 @@ const cuspSeed = 0.01
 // Jacobians are analytical even with Options.FiniteDiff: the chart is a
 // rescue, not one of the schemes compared.)
 func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok bool) {
-	return sv.cuspPolishIter(pr, lp, lq, res, cuspIter)
+	return sv.cuspPolishIter(pr, lp, lq, res, cuspIter, false)
 }
 
-// cuspPolishIter is cuspPolish with each run capped at maxIter iterations.
-func (sv *Solver) cuspPolishIter(pr *pair, lp, lq vec, res *Result, maxIter int) (c candidate, ok bool) {
+// cuspPolishIter is cuspPolish with each run capped at maxIter iterations;
+// with matched, it starts from matchedSeed's chart point first.
+func (sv *Solver) cuspPolishIter(pr *pair, lp, lq vec, res *Result, maxIter int, matched bool) (c candidate, ok bool) {
 	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
 	ch, any := newCuspChart(pr, &x)
 	if !any {
 		return c, false
 	}
-	sg := ch.toSigma(&x)
-	seeded := false
-	for i := range sg {
-		if m := cuspSeed * ch.scale[i]; ch.kappa[i] != 1 && !(math.Abs(sg[i]) >= m) {
-			sg[i] = math.Copysign(m, sg[i])
-			seeded = true
+	if matched {
+		if sg, ok := matchedSeed(pr, &ch, &x); ok {
+			if c, ok = sv.cuspRun(pr, &ch, sg, res, maxIter); ok {
+				return c, true
+			}
 		}
 	}
+	sg := ch.toSigma(&x)
+	seeded := ch.seedOffPlanes(&sg)
 	if c, ok = sv.cuspRun(pr, &ch, sg, res, maxIter); ok || !seeded {
 		return c, ok
 	}
@@ -319,9 +341,9 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 // target, the other coordinates held; two passes where a side has two (a
 // tip); ±cuspSeed·A where no sample evaluates. ok is false when no
 // coordinate needs it or the points coincide.
-func matchedSeed(pr *pair, ch *cuspChart, lp, lq vec) (sg [6]float64, ok bool) {
-	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
-	sg = ch.toSigma(&x)
+func matchedSeed(pr *pair, ch *cuspChart, x *[6]float64) (sg [6]float64, ok bool) {
+	sg = ch.toSigma(x)
+	lp, lq := vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}
 	db := lq.Sub(pr.ab.Point(lp)) // Q − P in b's frame
 	dl := db.Len()
 	if !(dl > 0) {
@@ -333,26 +355,28 @@ func matchedSeed(pr *pair, ch *cuspChart, lp, lq vec) (sg [6]float64, ok bool) {
 	}
 	target := [2]vec{pr.ab.InvDir(u), u.Mul(-1)}
 	for side, s := range [2]*geom.Superovoid{pr.a, pr.b} {
-		var idx []int
+		var idx [3]int
+		n := 0
 		for j := 0; j < 3; j++ {
 			if i := 3*side + j; ch.kappa[i] != 1 && math.Abs(sg[i]) < cuspSeed*ch.scale[i] {
-				idx = append(idx, i)
+				idx[n] = i
+				n++
 			}
 		}
-		if len(idx) == 0 {
+		if n == 0 {
 			continue
 		}
 		ok = true
-		for pass := 0; pass < len(idx); pass++ {
-			for _, i := range idx {
+		for pass := 0; pass < n; pass++ {
+			for _, i := range idx[:n] {
 				k, a := ch.kappa[i], ch.scale[i]
 				lo := math.Log(1e-150) / k // x = A·(σ/A)^κ at geom's floor
 				hi := math.Log(cuspSeed)
 				best, bestCos := math.Copysign(cuspSeed*a, sg[i]), math.Inf(-1)
-				for n := 0; n < 2*cuspMatchSamples; n++ {
-					r := math.Exp(hi + (lo-hi)*float64(n/2)/(cuspMatchSamples-1))
+				for t := 0; t < 2*cuspMatchSamples; t++ {
+					r := math.Exp(hi + (lo-hi)*float64(t/2)/(cuspMatchSamples-1))
 					sgn := a * r
-					if n%2 == 1 {
+					if t%2 == 1 {
 						sgn = -sgn
 					}
 					trial := sg
@@ -380,22 +404,6 @@ func matchedSeed(pr *pair, ch *cuspChart, lp, lq vec) (sg [6]float64, ok bool) {
 // cuspMatchSamples is the number of magnitudes matchedSeed tries for each
 // coordinate (each with both signs).
 const cuspMatchSamples = 48
-
-// cuspPolishMatched is cuspPolishIter from matchedSeed's chart point
-// first, then, failing that, from cuspPolishIter's own seeds.
-func (sv *Solver) cuspPolishMatched(pr *pair, lp, lq vec, res *Result, maxIter int) (c candidate, ok bool) {
-	x := [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
-	ch, any := newCuspChart(pr, &x)
-	if !any {
-		return c, false
-	}
-	if sg, ok := matchedSeed(pr, &ch, lp, lq); ok {
-		if c, ok = sv.cuspRun(pr, &ch, sg, res, maxIter); ok {
-			return c, true
-		}
-	}
-	return sv.cuspPolishIter(pr, lp, lq, res, maxIter)
-}
 
 // solvedAt reports whether the implicit system at x meets cuspSolvedMerit.
 // It uses the solver's scratch system sv.trial (free outside newton).

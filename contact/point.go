@@ -72,10 +72,10 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	}
 	// Seeds: the radial projection, and the support points of the direction
 	// of x and of the six axes (for points deep inside).
+	fx, okF := s.Residual(xl)
 	if r := xl.Len(); r > 0 {
-		f, ok := s.Residual(xl)
-		if ok {
-			try(xl.Mul(1 / (1 + f)))
+		if okF {
+			try(xl.Mul(1 / (1 + fx)))
 		}
 		try(approxSupport(s, xl.Mul(1/r)))
 	}
@@ -86,7 +86,6 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	exact := conv
 	// nearer reports whether distance a is below b beyond rounding.
 	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(1, b) }
-	fx, _ := s.Residual(xl)
 	if !conv || nearer(ub, best) || fx < 0 {
 		// No foot, or none as near as a seed, or x inside, where feet are
 		// many (a pole on the axis inside passes the foot test as a local
@@ -140,8 +139,7 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 		return out
 	}
 	n, _ := s.Normal(bestP)
-	f, _ := s.Residual(xl)
-	if f < 0 {
+	if fx < 0 {
 		best = -best
 	}
 	out.Distance = best
@@ -234,20 +232,10 @@ func projectPoint(s *geom.Superovoid, x, seed vec) (vec, bool) {
 	p := seed
 	L := minAxis(s)
 	for it := 0; it < 40; it++ {
-		e, ok := s.ResidualHessian(p, true)
+		var J [6][6]float64
+		phi, ok := footEquations(s, x, p, vec{1, 1, 1}, 1, &J)
 		if !ok {
 			return p, false
-		}
-		tt, bb, dT, dB := geom.HouseholderJac(e.Grad)
-		d := x.Sub(p)
-		phi := [6]float64{e.G, tt.Dot(d), bb.Dot(d)}
-		TH := mulMat3(&dT, &e.Hess)
-		BH := mulMat3(&dB, &e.Hess)
-		var J [6][6]float64
-		for k := 0; k < 3; k++ {
-			J[0][k] = e.Grad[k]
-			J[1][k] = -tt[k] + d.Dot(col(&TH, k))
-			J[2][k] = -bb[k] + d.Dot(col(&BH, k))
 		}
 		rhs := [6]float64{-phi[0], -phi[1], -phi[2]}
 		dx, _, ok := solve(&J, &rhs, 3)
@@ -264,6 +252,32 @@ func projectPoint(s *geom.Superovoid, x, seed vec) (vec, bool) {
 		}
 	}
 	return p, isFoot(s, x, p)
+}
+
+// footEquations returns the foot conditions of x at the surface point
+// candidate y of s, F(y) and t·(x − y)/rd, b·(x − y)/rd (t, b the
+// Householder tangents of ∇F, rd a row divisor), and, when J is not nil,
+// their Jacobian with respect to unknowns whose derivatives dy/du are dy,
+// column by column (1 in the local coordinates; a chart's elsewhere).
+func footEquations(s *geom.Superovoid, x, y, dy vec, rd float64, J *[6][6]float64) (phi [3]float64, ok bool) {
+	e, ok := s.ResidualHessian(y, true)
+	if !ok {
+		return phi, false
+	}
+	tt, bb, dT, dB := geom.HouseholderJac(e.Grad)
+	d := x.Sub(y)
+	phi = [3]float64{e.G, tt.Dot(d) / rd, bb.Dot(d) / rd}
+	if J != nil {
+		TH := mulMat3(&dT, &e.Hess)
+		BH := mulMat3(&dB, &e.Hess)
+		*J = [6][6]float64{}
+		for k := 0; k < 3; k++ {
+			J[0][k] = e.Grad[k] * dy[k]
+			J[1][k] = (-tt[k] + d.Dot(col(&TH, k))) * dy[k] / rd
+			J[2][k] = (-bb[k] + d.Dot(col(&BH, k))) * dy[k] / rd
+		}
+	}
+	return phi, true
 }
 
 // nearestParametric minimises |X(p1, p2) − x|² from the nearest sample of a
@@ -325,69 +339,27 @@ func nearestParametric(s *geom.Superovoid, x vec) (vec, bool) {
 // no coordinate needs the chart or Newton does not converge; the accepted
 // foot passes projectPoint's own test.
 func projectPointCharted(s *geom.Superovoid, x, seed vec) (vec, bool) {
-	var kappa [3]float64
-	any := false
-	for j := 0; j < 3; j++ {
-		kappa[j] = 1
-		if p := coordP(s, j); p < cuspMaxP && p > 1 && math.Abs(seed[j]) < cuspZone*s.A[j] {
-			kappa[j] = 1 / (p - 1)
-			any = true
-		}
+	// (cuspPolish's chart, on slots 0–2 only: 3–5 stay uncharted.)
+	var ch cuspChart
+	for i := 3; i < 6; i++ {
+		ch.kappa[i] = 1
 	}
-	if !any {
+	xs := [6]float64{seed[0], seed[1], seed[2]}
+	if !ch.chartSide(0, s, &xs) {
 		return seed, false
 	}
-	toY := func(sg vec) (y, dy vec) {
-		for j := 0; j < 3; j++ {
-			y[j], dy[j] = sg[j], 1
-			if k := kappa[j]; k != 1 {
-				a := s.A[j]
-				r := math.Abs(sg[j]) / a
-				y[j] = math.Copysign(a*math.Pow(r, k), sg[j])
-				dy[j] = k * math.Pow(r, k-1)
-			}
-		}
-		return y, dy
-	}
-	var sg vec
-	for j := 0; j < 3; j++ {
-		sg[j] = seed[j]
-		if k := kappa[j]; k != 1 {
-			a := s.A[j]
-			sg[j] = math.Copysign(a*math.Pow(math.Abs(seed[j])/a, 1/k), seed[j])
-			// (σ = 0 is a zero column of the Jacobian: cuspSeed.)
-			if m := cuspSeed * a; !(math.Abs(sg[j]) >= m) {
-				sg[j] = math.Copysign(m, sg[j])
-			}
-		}
-	}
+	sg := ch.toSigma(&xs)
+	ch.seedOffPlanes(&sg) // (σ = 0 is a zero column of the Jacobian: cuspSeed.)
 	L := minAxis(s)
 	// eval returns the residuals F, t·d/L, b·d/L at chart point sg and
 	// their Jacobian with respect to sg.
-	eval := func(sg vec, jac *[6][6]float64) (phi [3]float64, ok bool) {
-		y, dy := toY(sg)
-		e, ok := s.ResidualHessian(y, true)
-		if !ok {
-			return phi, false
-		}
-		tt, bb, dT, dB := geom.HouseholderJac(e.Grad)
-		d := x.Sub(y)
-		phi = [3]float64{e.G, tt.Dot(d) / L, bb.Dot(d) / L}
-		if jac != nil {
-			TH := mulMat3(&dT, &e.Hess)
-			BH := mulMat3(&dB, &e.Hess)
-			*jac = [6][6]float64{}
-			for k := 0; k < 3; k++ {
-				jac[0][k] = e.Grad[k] * dy[k]
-				jac[1][k] = (-tt[k] + d.Dot(col(&TH, k))) * dy[k] / L
-				jac[2][k] = (-bb[k] + d.Dot(col(&BH, k))) * dy[k] / L
-			}
-		}
-		return phi, true
+	eval := func(sg *[6]float64, J *[6][6]float64) (phi [3]float64, ok bool) {
+		y, d := ch.toX(sg), ch.deriv(sg)
+		return footEquations(s, x, vec{y[0], y[1], y[2]}, vec{d[0], d[1], d[2]}, L, J)
 	}
 	m2 := func(phi [3]float64) float64 { return phi[0]*phi[0] + phi[1]*phi[1] + phi[2]*phi[2] }
 	var J [6][6]float64
-	phi, ok := eval(sg, &J)
+	phi, ok := eval(&sg, &J)
 	if !ok {
 		return seed, false
 	}
@@ -408,10 +380,10 @@ func projectPointCharted(s *geom.Superovoid, x, seed vec) (vec, bool) {
 		// cross the ridge's plane to a worse side.
 		accepted := false
 		for try := 0; try < 30; try++ {
+			sn := [6]float64{sg[0] + step[0], sg[1] + step[1], sg[2] + step[2]}
 			var Jn [6][6]float64
-			pn, okN := eval(sg.Add(step), &Jn)
-			if okN && m2(pn) < cur {
-				sg, phi, J, cur, accepted = sg.Add(step), pn, Jn, m2(pn), true
+			if pn, okN := eval(&sn, &Jn); okN && m2(pn) < cur {
+				sg, phi, J, cur, accepted = sn, pn, Jn, m2(pn), true
 				break
 			}
 			step = step.Mul(0.5)
@@ -420,8 +392,8 @@ func projectPointCharted(s *geom.Superovoid, x, seed vec) (vec, bool) {
 			break
 		}
 	}
-	if y, _ := toY(sg); isFoot(s, x, y) {
-		return y, true
+	if y := ch.toX(&sg); isFoot(s, x, vec{y[0], y[1], y[2]}) {
+		return vec{y[0], y[1], y[2]}, true
 	}
 	return seed, false
 }

@@ -191,3 +191,37 @@ func TestPointDistanceInside(t *testing.T) {
 func finite3(v geom.Vec3) bool {
 	return !math.IsNaN(v[0]+v[1]+v[2]) && !math.IsInf(v[0], 0) && !math.IsInf(v[1], 0) && !math.IsInf(v[2], 0)
 }
+
+// BenchmarkPointDistance times PointDistance on 200 shapes of the whole
+// range (e 0.1–1.9, tapered) at random orientations, for points inside
+// (halfway from the centre to the surface, where the global search runs)
+// and outside (as far beyond it).
+func BenchmarkPointDistance(b *testing.B) {
+	for _, inside := range []bool{true, false} {
+		name := "outside"
+		if inside {
+			name = "inside"
+		}
+		b.Run(name, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(81, 18))
+			bodies := make([]geom.Body, 200)
+			pts := make([]geom.Vec3, len(bodies))
+			for i := range bodies {
+				s := rangedShape(r, 0.1, 1.9)
+				bodies[i] = geom.Body{Shape: s, Pose: geom.Pose{Orientation: randQuat(r)}}
+				y := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.2+2.4*r.Float64())
+				f := 1.5
+				if inside {
+					f = 0.5
+				}
+				tr := bodies[i].Pose.Transform()
+				pts[i] = tr.Point(y.Mul(f))
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				k := i % len(bodies)
+				PointDistance(&bodies[k], pts[k])
+			}
+		})
+	}
+}

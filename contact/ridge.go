@@ -174,7 +174,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		if sd.side == 1 {
 			lp, lq = sd.foot, sd.own
 		}
-		c, ok := sv.cuspPolishMatched(pr, lp, lq, res, ridgeIter)
+		c, ok := sv.cuspPolishIter(pr, lp, lq, res, ridgeIter, true)
 		if !ok {
 			// The foot near a ridge of the other shape but not on it,
 			// where the chart's coordinate is far from the pair's (a tip
@@ -182,10 +182,10 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// again from the foot moved onto that ridge.
 			if sd.side == 0 {
 				if q, moved := ontoRidges(pr.b, lq); moved {
-					c, ok = sv.cuspPolishMatched(pr, lp, q, res, ridgeIter)
+					c, ok = sv.cuspPolishIter(pr, lp, q, res, ridgeIter, true)
 				}
 			} else if p, moved := ontoRidges(pr.a, lp); moved {
-				c, ok = sv.cuspPolishMatched(pr, p, lq, res, ridgeIter)
+				c, ok = sv.cuspPolishIter(pr, p, lq, res, ridgeIter, true)
 			}
 		}
 		if ok && c.converged && ridgeImproves(pr, &c, best, tol) {
@@ -233,19 +233,11 @@ func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
 	if sd.side == 1 {
 		lp, lq = sd.foot, sd.own
 	}
-	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
-	Ta, Tb := v3of(pr.ta.T), v3of(pr.tb.T)
-	dv := rq.sub(rp).add(Tb.sub(Ta))
-	d := math.Sqrt(dv.dot(dv))
-	if !(d > 0) || math.IsInf(d, 0) {
-		return c, false
+	c = candidate{method: m, valid: true, separated: true}
+	if !separatedAt(pr, &c, lp, lq) || math.IsInf(c.sd, 0) {
+		return candidate{}, false
 	}
-	P, Q := rp.add(Ta).vec(), rq.add(Tb).vec()
-	if inside(pr.b, &pr.tb, P, 0) || inside(pr.a, &pr.ta, Q, 0) {
-		return c, false
-	}
-	n := dv.scale(1 / d).vec()
-	c = candidate{method: m, valid: true, separated: true, lp: lp, lq: lq, P: P, Q: Q, nP: n, nQ: n.Mul(-1), sd: d, surfSD: d}
+	c.surfSD = c.sd
 	if m == Implicit {
 		c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
 	} else {

@@ -32,14 +32,7 @@ func ridgePair() (a, c geom.Body) {
 // and this pair's does not: a property of this pair, checked here.)
 func TestRidgeSearch(t *testing.T) {
 	a, c := ridgePair()
-	ref := refMinDistance(&a, &c)
-	if !(ref < 0.0065) {
-		t.Fatalf("the reference finds %.9f: the pair is no longer the tip against the ridge", ref)
-	}
-	separatedInEveryScheme(t, &a, &c, ref, func(tag string, opt *Options, res *Result) {
-		if res.Distance < ref-1e-9 {
-			t.Errorf("%s: %.12f, below the reference's %.12f", tag, res.Distance, ref)
-		}
+	atReference(t, &a, &c, 0.0065, "the tip against the ridge", func(tag string, opt *Options, res *Result) {
 		for _, f := range []float64{0.5, 2} {
 			moved := c
 			moved.Pose.Position = c.Pose.Position.Add(res.Normal.Mul((f - 1) * res.Distance))
@@ -376,13 +369,26 @@ func TestRidgeSearchRanking(t *testing.T) {
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.2088289713599941, V: geom.Vec3{-0.6003919085984674, -0.08450721226987484, 0.7673190652424783}}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.5192576008747759, 1.6977294452638585, 0.9655590910112986}, Eps: [2]float64{1.7272148074863682, 1.8333685693900803}, Taper: [2]float64{0.3138188276149637, -0.03990523828117387}},
 		Pose: geom.Pose{Position: geom.Vec3{0.6785795313552109, -0.6846028924091954, -0.4923019423430892}, Orientation: geom.Quat{W: 0.3636550177326981, V: geom.Vec3{-0.75798722266349, 0.5399883684017692, 0.0402859820224741}}}}
-	ref := refMinDistance(&a, &b)
-	if !(ref < 0.1717) {
-		t.Fatalf("the reference finds %.9f: the pair is no longer the corner against the face", ref)
+	atReference(t, &a, &b, 0.1717, "the corner against the face", nil)
+}
+
+// atReference checks a and b, which dense sampling must find closer than
+// below (else the pair is no longer the one named what), in every scheme
+// against that reference from both sides (separatedInEveryScheme) and
+// never below it; more, when not nil, gets each answer for the test's own
+// checks.
+func atReference(t *testing.T, a, b *geom.Body, below float64, what string, more func(tag string, opt *Options, res *Result)) {
+	t.Helper()
+	ref := refMinDistance(a, b)
+	if !(ref < below) {
+		t.Fatalf("the reference finds %.9f: the pair is no longer %s", ref, what)
 	}
-	separatedInEveryScheme(t, &a, &b, ref, func(tag string, _ *Options, res *Result) {
+	separatedInEveryScheme(t, a, b, ref, func(tag string, opt *Options, res *Result) {
 		if res.Distance < ref-1e-9 {
 			t.Errorf("%s: %.12f, below the reference's %.12f", tag, res.Distance, ref)
+		}
+		if more != nil {
+			more(tag, opt, res)
 		}
 	})
 }

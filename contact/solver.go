@@ -1268,16 +1268,23 @@ func onSurfaces(pr *pair, c *candidate) bool {
 	if !okA || !okB {
 		return false
 	}
-	// (World difference as classify forms it: exact far from the origin.)
-	rp, rq := mulMV(&pr.ta.R, v3of(lp)), mulMV(&pr.tb.R, v3of(lq))
-	Ta, Tb := v3of(pr.ta.T), v3of(pr.tb.T)
-	dv := rq.sub(rp).add(Tb.sub(Ta))
-	d := math.Sqrt(dv.dot(dv))
 	mp, mq := lp.Sub(c.lp).Len(), lq.Sub(c.lq).Len()
-	if !(d > 0) || !(mp <= 0.5*c.sd && mq <= 0.5*c.sd) {
+	if !(mp <= 0.5*c.sd && mq <= 0.5*c.sd) {
 		return false
 	}
-	P, Q := rp.add(Ta).vec(), rq.add(Tb).vec()
+	return separatedAt(pr, c, lp, lq)
+}
+
+// separatedAt sets c's points to the local surface points lp, lq, its
+// distance to theirs and its normals along Q − P, when they are apart and
+// neither lies inside the other body; it reports whether it did.
+func separatedAt(pr *pair, c *candidate, lp, lq vec) bool {
+	dv := worldDiff(pr, lp, lq)
+	d := math.Sqrt(dv.dot(dv))
+	if !(d > 0) {
+		return false
+	}
+	P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
 	if inside(pr.b, &pr.tb, P, 0) || inside(pr.a, &pr.ta, Q, 0) {
 		return false
 	}
