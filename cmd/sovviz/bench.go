@@ -31,18 +31,21 @@ type benchArgs struct {
 	guess     contact.Guess
 	levels    int
 	warmSteps int
+	warmMove  float64 // b's step along a random direction per warm step
+	warmTurn  float64 // each body's turn per warm step, degrees
 	tol       float64
 	repeat    int
 	certify   bool   // Options.CertifyOverlap
 	cpuprof   string // -cpuprofile: where to write the run's CPU profile
 }
 
-// Per-step motion of the warm-start run: b moves by warmMove along a random
-// direction and both bodies turn by warmTurn radians about random axes, as
-// between two frames of an animation.
+// Default per-step motion of the warm-start run (-warm-move, -warm-turn): b
+// moves by warmMove along a random direction and both bodies turn by
+// warmTurnDeg degrees about random axes, as between two frames of an
+// animation.
 const (
-	warmMove = 1e-3
-	warmTurn = 0.5 * math.Pi / 180
+	warmMove    = 1e-3
+	warmTurnDeg = 0.5
 	// agreeTol is the distance agreement demanded between schemes and
 	// between warm and cold answers (the project's accuracy target).
 	agreeTol = 1e-9
@@ -66,12 +69,14 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	guess := fs.String("guess", "quadtree", "cold initial guess: quadtree (the paper's), octree or support")
 	levels := fs.Int("levels", 6, fmt.Sprintf("quadtree levels, 1..%d", contact.MaxQuadLevels))
 	warm := fs.Int("warm-steps", 50, "steps of the warm-start run per pair (0: skip it)")
+	move := fs.Float64("warm-move", warmMove, "distance b moves per warm step, along a random direction (0..1; the bodies' semi-axes are 1)")
+	turnDeg := fs.Float64("warm-turn", warmTurnDeg, "angle in degrees each body turns per warm step, about a random axis (0..45)")
 	tol := fs.Float64("tol", def.Tol, "Newton tolerance (length units, > 0)")
 	certify := fs.Bool("certify", false, "prove every overlapping answer of two convex shapes minimal (expanding polytope; docs/contact.md)")
 	repeat := fs.Int("repeat", 3, "timed passes over the cold battery: each pair's time is the median of its passes (1..15)")
 	cpuprof := fs.String("cpuprofile", "", "write the run's CPU profile to this file, for go tool pprof (it includes the untimed shape analysis: see docs/bench.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-tol T] [-repeat R] [-certify] [-cpuprofile FILE]")
+		fmt.Fprintln(stderr, "usage: sovviz bench [-n 10000] [-seed S] [-method all|implicit|parametric|ntb] [-guess quadtree|octree|support] [-levels 6] [-warm-steps K] [-warm-move D] [-warm-turn DEG] [-tol T] [-repeat R] [-certify] [-cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Reproduces paper 000 §5.1 (docs/bench.md): Tables 1 and 2 and a warm-start run.")
 		fs.PrintDefaults()
 	}
@@ -105,6 +110,14 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 		return ba, fmt.Errorf("bench: -warm-steps %d: want 0..100000", *warm)
 	}
 	ba.warmSteps = *warm
+	// (Negated comparisons: a NaN fails them.)
+	if !(*move >= 0 && *move <= 1) {
+		return ba, fmt.Errorf("bench: -warm-move %v: want a distance in [0, 1]", *move)
+	}
+	if !(*turnDeg >= 0 && *turnDeg <= 45) {
+		return ba, fmt.Errorf("bench: -warm-turn %v: want an angle in [0, 45] degrees", *turnDeg)
+	}
+	ba.warmMove, ba.warmTurn = *move, *turnDeg
 	if !(*tol > 0) || math.IsInf(*tol, 0) {
 		return ba, fmt.Errorf("bench: -tol %v: want a finite number > 0", *tol)
 	}
@@ -301,9 +314,9 @@ func warmRun(sv *contact.Solver, ba *benchArgs, pairs [][2]geom.Body, cold []con
 		sv.Prepare(&a.Shape) // analysed long ago in the cold run: maybe evicted
 		sv.Prepare(&b.Shape)
 		for k := 0; k < ba.warmSteps; k++ {
-			b.Pose.Position = b.Pose.Position.Add(randomUnit(rng).Mul(warmMove))
-			a.Pose.Orientation = turn(a.Pose.Orientation, rng)
-			b.Pose.Orientation = turn(b.Pose.Orientation, rng)
+			b.Pose.Position = b.Pose.Position.Add(randomUnit(rng).Mul(ba.warmMove))
+			a.Pose.Orientation = turn(a.Pose.Orientation, ba.warmTurn*(math.Pi/180), rng)
+			b.Pose.Orientation = turn(b.Pose.Orientation, ba.warmTurn*(math.Pi/180), rng)
 			t0 := time.Now()
 			r := sv.QueryWarm(&a, &b, &prev)
 			dt := time.Since(t0)
@@ -357,10 +370,10 @@ func randomUnit(r *rand.Rand) geom.Vec3 {
 	return geom.Vec3{s * math.Cos(phi), s * math.Sin(phi), z}
 }
 
-// turn rotates q by warmTurn about a random axis and renormalises it.
-func turn(q geom.Quat, r *rand.Rand) geom.Quat {
+// turn rotates q by angle (radians) about a random axis and renormalises it.
+func turn(q geom.Quat, angle float64, r *rand.Rand) geom.Quat {
 	ax := randomUnit(r)
-	h := warmTurn / 2
+	h := angle / 2
 	d := geom.Quat{W: math.Cos(h), V: ax.Mul(math.Sin(h))}
 	return d.Mul(q).Normalize()
 }
@@ -599,7 +612,7 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 
 	if ba.warmSteps > 0 {
 		p("\n## Warm start — %d steps per pair\n\n", ba.warmSteps)
-		p("Each step moves b by %g along a random direction and turns both bodies by %g° about random axes, then\n", warmMove, warmTurn*180/math.Pi)
+		p("Each step moves b by %g along a random direction and turns both bodies by %g° about random axes, then\n", ba.warmMove, ba.warmTurn)
 		p("queries warm-started from the previous step's result. After the last step a cold query checks the answer.\n\n")
 		p("| scheme | queries | median | p99 | mean ± sd | N-R iterations | fell back to a cold guess | failed | max abs(Δd) vs cold | pairs with abs(Δd) > %g |\n", agreeTol)
 		p("|---|---|---|---|---|---|---|---|---|---|\n")
@@ -648,6 +661,9 @@ func benchCommandLine(ba *benchArgs) string {
 	}
 	cmd := fmt.Sprintf("-n %d -seed %d -method %s -guess %s -levels %d -warm-steps %d -tol %g -repeat %d",
 		ba.n, ba.seed, method, ba.guess, ba.levels, ba.warmSteps, ba.tol, ba.repeat)
+	if ba.warmMove != warmMove || ba.warmTurn != warmTurnDeg {
+		cmd += fmt.Sprintf(" -warm-move %g -warm-turn %g", ba.warmMove, ba.warmTurn)
+	}
 	if ba.certify {
 		cmd += " -certify"
 	}

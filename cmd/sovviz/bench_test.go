@@ -258,6 +258,10 @@ func TestBenchFlags(t *testing.T) {
 		{[]string{"-guess", "grid"}, 2, `-guess "grid"`},
 		{[]string{"-levels", "13"}, 2, "-levels 13: want 1..12"},
 		{[]string{"-warm-steps", "-1"}, 2, "-warm-steps -1"},
+		{[]string{"-warm-move", "-0.1"}, 2, "-warm-move -0.1: want a distance in [0, 1]"},
+		{[]string{"-warm-move", "NaN"}, 2, "-warm-move NaN"},
+		{[]string{"-warm-turn", "46"}, 2, "-warm-turn 46: want an angle in [0, 45] degrees"},
+		{[]string{"-warm-turn", "NaN"}, 2, "-warm-turn NaN"},
 		{[]string{"-tol", "-1"}, 2, "-tol -1"},
 		{[]string{"-repeat", "0"}, 2, "-repeat 0: want 1..15"},
 		{[]string{"-repeat", "16"}, 2, "-repeat 16: want 1..15"},
@@ -336,6 +340,34 @@ func TestBenchCertify(t *testing.T) {
 	}
 	if !strings.Contains(outOn, "-repeat 1 -certify (") || !strings.Contains(outOff, "-repeat 1 (") {
 		t.Errorf("reproduce lines do not tell -certify apart")
+	}
+}
+
+// TestBenchWarmMotion: -warm-move and -warm-turn set the warm run's motion,
+// which the report states and the reproduce line repeats; with neither the
+// bodies move nor turn, every warm query is the previous answer returned
+// as it is (no Newton iteration: QueryWarm's still-pair path).
+func TestBenchWarmMotion(t *testing.T) {
+	run := func(args ...string) string {
+		out, stderr, code := runCmd(t, "", append([]string{"bench", "-n", "30", "-method", "implicit", "-guess", "support", "-warm-steps", "3", "-repeat", "1"}, args...)...)
+		if code != 0 {
+			t.Fatalf("bench %v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	out := run("-warm-turn", "0.05", "-warm-move", "0.0002")
+	for _, want := range []string{"moves b by 0.0002 along a random direction and turns both bodies by 0.05° about",
+		"-repeat 1 -warm-move 0.0002 -warm-turn 0.05 ("} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if def := run(); strings.Contains(def, "-warm-turn") || !strings.Contains(def, "turns both bodies by 0.5° about") {
+		t.Errorf("the default motion is not the documented one, or the reproduce line spells it out")
+	}
+	still := tableRows(t, run("-warm-turn", "0", "-warm-move", "0"), "Warm start")[0]
+	if still[5] != "0.00 ± 0.00" {
+		t.Errorf("a still warm run took Newton iterations: %q", still[5])
 	}
 }
 

@@ -488,7 +488,7 @@ func warmTestInput() string {
 		for k := range pairs {
 			p := &pairs[k]
 			p[1].Pose.Position = p[1].Pose.Position.Add(randomUnit(r).Mul(1e-3))
-			p[0].Pose.Orientation = turn(p[0].Pose.Orientation, r)
+			p[0].Pose.Orientation = turn(p[0].Pose.Orientation, warmTurnDeg*math.Pi/180, r)
 			in.WriteString(lineJSON(fmt.Sprint("pair", k), p[0], p[1]) + "\n")
 		}
 		if step == 10 {
