@@ -93,6 +93,17 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			try(xl.Mul(1 / (1 + fx)))
 		}
 		try(approxSupport(s, xl.Mul(1/r)))
+		// The surface point on the ray through x bounds the distance too;
+		// x/(1+F) is that point only without taper, and off the surface it
+		// bounds nothing: outside a tapered pointy shape a point was
+		// answered 0.440 away from a tip, converged, with the ray's
+		// surface point nearer and a ridge foot 0.175 away
+		// (TestPointDistanceMissedFeet).
+		if p, ok := rayToSurface(s, xl); ok {
+			if d := p.Sub(xl).Len(); d < ub {
+				ub, ubP = d, p
+			}
+		}
 	}
 	deferChart = okF && fx > 0
 	for k := 0; k < 3; k++ {
@@ -103,8 +114,12 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	exact := conv
 	// nearer reports whether distance a is below b beyond rounding.
 	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(1, b) }
-	if !conv || nearer(ub, best) || fx < 0 {
-		// No foot, or none as near as a seed, or x inside, where feet are
+	if !conv || nearer(ub, best) || fx < 0 || !minimumFoot(s, bestP, best) {
+		// No foot, or none as near as a seed, or x inside, or a foot that
+		// is no local minimum of the distance (x beyond its centre of
+		// curvature: outside a pointy shape a foot near a tip was
+		// answered 0.440 away, converged, with a ridge foot 0.175 away;
+		// TestPointDistanceMissedFeet), or x inside, where feet are
 		// many (a pole on the axis inside passes the foot test as a local
 		// maximum of the distance where e2 is a little above 1), and at a
 		// pointy ridge almost any direction passes it: search globally.
@@ -140,6 +155,39 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			try(vec{-m[0], m[1], m[2]})
 			try(vec{m[0], -m[1], m[2]})
 			try(vec{-m[0], -m[1], m[2]})
+			// And in z = 0, which a taper makes no symmetry but leaves
+			// nearly one: a point inside on z = 0 of a tapered box-like
+			// shape was answered from its bottom face, with the top
+			// face's foot 7.96e-6 nearer (TestPointDistanceMissedFeet).
+			for _, sx := range [2]float64{1, -1} {
+				for _, sy := range [2]float64{1, -1} {
+					try(vec{sx * m[0], sy * m[1], -m[2]})
+				}
+			}
+		}
+		if conv {
+			// Rings of surface points around the best foot (16 on each of
+			// three radii, 1e-4 to 1e-2 of the size, in its tangent plane,
+			// onto the surface along rays from the centre), projected from
+			// where nearer: on a nearly flat face feet 3e-4 apart differ
+			// by 1e-7 in distance, and every seed above can land on the
+			// farther one (a point inside below a face box-like in e1 and
+			// pointy in e2 was answered 2.96e-7 too far;
+			// TestPointDistanceMissedFeet).
+			if e, ok := s.Gradient(bestP); ok && e.Grad.Len() > 0 {
+				m := bestP
+				t1, t2 := geom.Householder(e.Grad)
+				for _, rad := range [...]float64{1e-4, 1e-3, 1e-2} {
+					rr := rad * maxAxis(s)
+					for k := 0; k < 16; k++ {
+						sn, cs := math.Sincos(2 * math.Pi * float64(k) / 16)
+						u := m.Add(t1.Mul(rr * cs)).Add(t2.Mul(rr * sn))
+						if p, ok := rayToSurface(s, u); ok && nearer(p.Sub(xl).Len(), best) {
+							try(p)
+						}
+					}
+				}
+			}
 		}
 		// Every projection try keeps is a foot, and so is footP: the
 		// nearest of them, unless a surface point is nearer.
@@ -232,6 +280,37 @@ func rayToSurface(s *geom.Superovoid, u vec) (vec, bool) {
 		u = u.Mul(1 / (1 + f))
 	}
 	return u, false
+}
+
+// minimumFoot reports whether the surface point p of s, the foot of a
+// point outside at distance d, is a local minimum of the distance over the
+// surface: with K its second fundamental form (outward normal), I + d·K is
+// positive semidefinite, to within rounding (1e-9); no principal curvature
+// is concave with a radius below d. Within 1e-6 of the size of an axis
+// point (a pointy shape's tip) it answers false: there the curvature
+// tells nothing (it is enormous and convex at a tip that the distance
+// falls away from along the spike, as in TestPointDistanceMissedFeet).
+func minimumFoot(s *geom.Superovoid, p vec, d float64) bool {
+	near := 1e-6 * maxAxis(s)
+	for k := 0; k < 3; k++ {
+		var q vec
+		q[k] = s.A[k]
+		if p.Sub(q).Len() <= near || p.Add(q).Len() <= near {
+			return false
+		}
+	}
+	e, ok := s.ResidualHessian(p, true)
+	g := e.Grad.Len()
+	if !ok || !(g > 0) || math.IsInf(g, 0) {
+		return false
+	}
+	t1, t2 := geom.Householder(e.Grad)
+	h1, h2 := geom.MulMV(&e.Hess, t1), geom.MulMV(&e.Hess, t2)
+	a := 1 + d*t1.Dot(h1)/g
+	c := 1 + d*t2.Dot(h2)/g
+	b := d * t1.Dot(h2) / g
+	const tol = 1e-9
+	return a >= -tol && c >= -tol && a*c-b*b >= -tol*(1+math.Abs(a)+math.Abs(c))
 }
 
 // isFoot reports whether surface point p of s is a foot of x: on the

@@ -1,0 +1,51 @@
+package contact
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// TestPointDistanceMissedFeet holds the two wrong answers of
+// TestPointDistanceSweep's review run (q, from that sweep's reference, is a
+// surface point, so |x − q| bounds the distance): an outside point near the equator
+// of a shape pointy in both exponents, answered 0.440 from the x-axis tip,
+// converged, where a foot on the ridge is 0.175 away (the radial seed of
+// a tapered shape is not on the surface, so it did not bound the answer
+// and the global search did not run); and an inside point on z = 0 of a
+// tapered box-like shape, answered from the bottom face where the top
+// face's foot is 7.96e-6 nearer (the taper breaks the symmetry in z, and
+// only the mirror images in x and y were tried); and a point inside,
+// 0.047 below the nearly flat top face of a shape box-like in e1 (0.079)
+// and pointy in e2 (1.26), answered from a foot 8e-5 off the axis where
+// one 3.4e-4 off it is 2.96e-7 nearer (a later sweep with seed 99).
+func TestPointDistanceMissedFeet(t *testing.T) {
+	cases := []struct {
+		s    geom.Superovoid
+		x, q geom.Vec3 // local point, local surface point of the reference
+	}{
+		{geom.Superovoid{A: [3]float64{1.7923924773455038, 0.43901069850110863, 0.68858727543473752}, Eps: [2]float64{1.8842929575537293, 1.8904317672822346}, Taper: [2]float64{0.11706962688360867, -0.26180744130318911}},
+			geom.Vec3{1.449290931665171, 0.27059622928701954, 0.049337808192975341}, geom.Vec3{1.4066661425759241, 0.1084884003669495, 1.4735067241327779e-06}},
+		{geom.Superovoid{A: [3]float64{0.79444547145916, 1.801231590039249, 0.34641315500274417}, Eps: [2]float64{1.9206962596079573, 0.18129320105672186}, Taper: [2]float64{0.4990007605680763, -0.034478972820917941}},
+			geom.Vec3{-6.0992941524617983e-05, -0.86938415387405066, 1.476683358925257e-16}, geom.Vec3{-0.00012897090763135661, -0.86945009945104457, 0.34639815149586117}},
+		{geom.Superovoid{A: [3]float64{1.0541335590971033, 0.92768724889418164, 0.52933788366707146}, Eps: [2]float64{0.07852236626557102, 1.2601017806702532}, Taper: [2]float64{0.11746003651235359, -0.15764797085945248}},
+			geom.Vec3{-5.962050391841722e-06, 6.774103162923706e-07, 0.4822748510796746}, geom.Vec3{-5.9622881335741915e-06, 0.000338413619800993, 0.52933635351546937}},
+	}
+	poses := []geom.Pose{geom.Identity(), {Position: geom.Vec3{-0.70617623847155109, 2.242932226062706, 2.4190953143426155}, Orientation: geom.Quat{W: 0.19376047814175534, V: geom.Vec3{-0.12102660840839079, -0.3086809776298709, -0.92332306979567436}}}}
+	for i, c := range cases {
+		if f, ok := c.s.Residual(c.q); !ok || math.Abs(f) > 1e-15 {
+			t.Fatalf("case %d: the reference point is %.3g off the surface", i, f)
+		}
+		ref := c.q.Sub(c.x).Len()
+		fx, _ := c.s.Residual(c.x)
+		for _, pose := range poses {
+			b := geom.Body{Shape: c.s, Pose: pose}
+			tr := pose.Transform()
+			got := PointDistance(&b, tr.Point(c.x))
+			if got.Status != Converged || (got.Distance < 0) != (fx < 0) || math.Abs(got.Distance) > ref+1e-12 {
+				t.Errorf("case %d, pose %v: %v %.15g, a foot is %.15g away", i, pose, got.Status, got.Distance, ref)
+			}
+		}
+	}
+}
