@@ -20,12 +20,15 @@ type PointResult struct {
 // the normal (Newton on 3 unknowns, Householder tangents; in the chart of a
 // pointy ridge where that fails) from several seeds and keeps the nearest
 // solution, so points inside near the medial axis are answered correctly
-// too. Where no solution is found, or none is as near as a seed on the
-// surface, or x lies inside, it also starts from the minimum over the
-// parameters, from the nearest surface points on rays from the centre and
-// from the best foot's mirror images; the status is Converged only when the answer's
-// point passes the foot test, else MaxIterations (a true distance to a
-// surface point, at or above the minimum).
+// too. Where no solution is found, or none is as near as a surface point
+// among the seeds or on the ray through x, or x lies inside, or the nearest
+// solution is no local minimum of the distance or lies at a pointy tip, it
+// also starts from the minimum over the parameters, from the nearest
+// surface points on rays from the centre, from the best foot's mirror
+// images and from rings of surface points around it; the status is
+// Converged only when the answer's point passes the foot test, else
+// MaxIterations (a true distance to a surface point, at or above the
+// minimum).
 func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	var out PointResult
 	if b.Validate() != nil || math.IsNaN(x[0]+x[1]+x[2]) || math.IsInf(x[0]+x[1]+x[2], 0) {
@@ -69,7 +72,7 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			}
 		}
 		p, ok := projectPoint(s, xl, seed)
-		if !ok && deferChart {
+		if !ok && deferChart && nDeferred < len(deferred) {
 			deferred[nDeferred] = seed
 			nDeferred++
 			return
@@ -93,12 +96,10 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			try(xl.Mul(1 / (1 + fx)))
 		}
 		try(approxSupport(s, xl.Mul(1/r)))
-		// The surface point on the ray through x bounds the distance too;
-		// x/(1+F) is that point only without taper, and off the surface it
-		// bounds nothing: outside a tapered pointy shape a point was
-		// answered 0.440 away from a tip, converged, with the ray's
-		// surface point nearer and a ridge foot 0.175 away
-		// (TestPointDistanceMissedFeet).
+		// The surface point on the ray through x bounds the distance too
+		// (a safeguard: x/(1+F) is that point only without taper, and off
+		// the surface it bounds nothing; no case is known where this
+		// bound alone starts the global search that finds the answer).
 		if p, ok := rayToSurface(s, xl); ok {
 			if d := p.Sub(xl).Len(); d < ub {
 				ub, ubP = d, p
@@ -115,10 +116,10 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	// nearer reports whether distance a is below b beyond rounding.
 	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(1, b) }
 	if !conv || nearer(ub, best) || fx < 0 || !minimumFoot(s, bestP, best) {
-		// No foot, or none as near as a seed, or x inside, or a foot that
-		// is no local minimum of the distance (x beyond its centre of
-		// curvature: outside a pointy shape a foot near a tip was
-		// answered 0.440 away, converged, with a ridge foot 0.175 away;
+		// No foot, or none as near as a seed, or a foot that is no local
+		// minimum of the distance (x beyond a centre of curvature) or lies
+		// at a pointy tip (outside a pointy shape a point was answered
+		// 0.440 away from a tip, converged, with a ridge foot 0.175 away;
 		// TestPointDistanceMissedFeet), or x inside, where feet are
 		// many (a pole on the axis inside passes the foot test as a local
 		// maximum of the distance where e2 is a little above 1), and at a
@@ -164,8 +165,6 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 					try(vec{sx * m[0], sy * m[1], -m[2]})
 				}
 			}
-		}
-		if conv {
 			// Rings of surface points around the best foot (16 on each of
 			// three radii, 1e-4 to 1e-2 of the size, in its tangent plane,
 			// onto the surface along rays from the centre), projected from
@@ -286,13 +285,18 @@ func rayToSurface(s *geom.Superovoid, u vec) (vec, bool) {
 // point outside at distance d, is a local minimum of the distance over the
 // surface: with K its second fundamental form (outward normal), I + d·K is
 // positive semidefinite, to within rounding (1e-9); no principal curvature
-// is concave with a radius below d. Within 1e-6 of the size of an axis
-// point (a pointy shape's tip) it answers false: there the curvature
-// tells nothing (it is enormous and convex at a tip that the distance
-// falls away from along the spike, as in TestPointDistanceMissedFeet).
+// is concave with a radius below d. Within 1e-6 of the size of a pointy
+// tip (an axis point where an exponent above 1 makes the surface a cusp:
+// e1 at the poles, e1 or e2 at the equator's axis points) it answers
+// false: there the curvature tells nothing (it is enormous and convex at a
+// tip that the distance falls away from along the spike, as in
+// TestPointDistanceMissedFeet).
 func minimumFoot(s *geom.Superovoid, p vec, d float64) bool {
 	near := 1e-6 * maxAxis(s)
 	for k := 0; k < 3; k++ {
+		if pointy := s.Eps[0] > 1 || k < 2 && s.Eps[1] > 1; !pointy {
+			continue
+		}
 		var q vec
 		q[k] = s.A[k]
 		if p.Sub(q).Len() <= near || p.Add(q).Len() <= near {

@@ -7,19 +7,19 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// TestPointDistanceMissedFeet holds the two wrong answers of
-// TestPointDistanceSweep's review run (q, from that sweep's reference, is a
-// surface point, so |x − q| bounds the distance): an outside point near the equator
-// of a shape pointy in both exponents, answered 0.440 from the x-axis tip,
-// converged, where a foot on the ridge is 0.175 away (the radial seed of
-// a tapered shape is not on the surface, so it did not bound the answer
-// and the global search did not run); and an inside point on z = 0 of a
-// tapered box-like shape, answered from the bottom face where the top
-// face's foot is 7.96e-6 nearer (the taper breaks the symmetry in z, and
-// only the mirror images in x and y were tried); and a point inside,
-// 0.047 below the nearly flat top face of a shape box-like in e1 (0.079)
-// and pointy in e2 (1.26), answered from a foot 8e-5 off the axis where
-// one 3.4e-4 off it is 2.96e-7 nearer (a later sweep with seed 99).
+// TestPointDistanceMissedFeet holds three wrong converged answers that
+// TestPointDistanceSweep found (q, from that sweep's reference, is a
+// surface point, so |x − q| bounds the distance): an outside point near the
+// equator of a shape pointy in both exponents, answered 0.440 from the
+// x-axis tip, where a foot on the ridge is 0.175 away (the foot test passes
+// at a tip, from which the distance falls away along the spike, so the
+// global search did not run); an inside point on z = 0 of a tapered
+// box-like shape, answered from the bottom face where the top face's foot
+// is 7.96e-6 nearer (the taper breaks the symmetry in z, and only the
+// mirror images in x and y were tried); and a point inside, 0.047 below
+// the nearly flat top face of a shape box-like in e1 (0.079) and pointy in
+// e2 (1.26), answered from a foot 8e-5 off the axis where one 3.4e-4 off it
+// is 2.96e-7 nearer (seed 99 of the sweep).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	cases := []struct {
 		s    geom.Superovoid
@@ -47,5 +47,77 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 				t.Errorf("case %d, pose %v: %v %.15g, a foot is %.15g away", i, pose, got.Status, got.Distance, ref)
 			}
 		}
+	}
+}
+
+// TestMinimumFootAgainstSampling checks minimumFoot, the second-order test
+// that starts PointDistance's global search, against dense sampling of the
+// surface around the foot, on the caved-in side of a pointy tapered shape
+// (e 1, 1.95, taper 0.5), where the surface is concave: a point along the
+// normal within the smaller radius of curvature has its foot as a local
+// minimum of the distance (nothing sampled nearby is nearer), one beyond
+// it does not (a nearby surface point is nearer), and on a convex sphere
+// every foot is a minimum.
+func TestMinimumFootAgainstSampling(t *testing.T) {
+	pear := geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{1, 1.95}, Taper: [2]float64{0.5, 0.5}}
+	sphere := geom.Sphere(0.7)
+	// nearerNearby reports whether a surface point within 0.1 rad of the
+	// foot's parameters is nearer to x than d, beyond rounding.
+	nearerNearby := func(s *geom.Superovoid, p, x vec, d float64) bool {
+		th, ph := s.Params(p)
+		for i := -60; i <= 60; i++ {
+			for j := -60; j <= 60; j++ {
+				q := s.Point(th+0.1*float64(i)/60, ph+0.1*float64(j)/60)
+				if q.Sub(x).Len() < d-1e-12 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	concave, tried := 0, 0
+	for _, c := range []struct {
+		s      *geom.Superovoid
+		convex bool
+	}{{&pear, false}, {&sphere, true}} {
+		for i := 0; i < 40; i++ {
+			th := -math.Pi + 2*math.Pi*float64(i)/40 + 0.01
+			for _, ph := range []float64{-0.9, -0.5, -0.2, 0.3} {
+				p := c.s.Point(th, ph)
+				e, ok := c.s.ResidualHessian(p, true)
+				if !ok {
+					continue
+				}
+				g := e.Grad.Len()
+				n := e.Grad.Mul(1 / g)
+				t1, t2 := geom.Householder(e.Grad)
+				h1, h2 := geom.MulMV(&e.Hess, t1), geom.MulMV(&e.Hess, t2)
+				k11, k22, k12 := t1.Dot(h1)/g, t2.Dot(h2)/g, t1.Dot(h2)/g
+				kmin := 0.5*(k11+k22) - math.Sqrt(0.25*(k11-k22)*(k11-k22)+k12*k12)
+				tried++
+				if c.convex {
+					for _, d := range []float64{0.01, 0.5, 5} {
+						if !minimumFoot(c.s, p, d) {
+							t.Errorf("sphere: foot %v at distance %g is no minimum", p, d)
+						}
+					}
+					continue
+				}
+				if !(kmin < -0.05) {
+					continue
+				}
+				concave++
+				for _, f := range []float64{0.5, 2} {
+					d := f / -kmin
+					x := p.Add(n.Mul(d))
+					if got, want := minimumFoot(c.s, p, d), !nearerNearby(c.s, p, x, d); got != want {
+						t.Errorf("pear: foot %v, curvature %.3g, point at %.3g radii: minimumFoot %v, sampling says %v", p, kmin, f, got, want)
+					}
+				}
+			}
+		}
+	}
+	if concave < 10 {
+		t.Fatalf("only %d of %d feet on the pear's concave side: the test checks too little", concave, tried)
 	}
 }

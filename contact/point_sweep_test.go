@@ -42,9 +42,11 @@ import (
 // 20,000: point 19180, outside a shape pointy in both exponents (e 1.88,
 // 1.89) near its equator, answered 0.440 from the x-axis tip, converged,
 // where the equatorial ridge's foot is 0.175 away; a review's run with
-// another stream of random numbers found an inside point on z = 0 of a tapered box-like shape
-// answered from the bottom face, the top face's foot 7.96e-6 nearer.
-// Both are in TestPointDistanceMissedFeet and answered right since. 1 % of
+// rand.NewPCG(2027, 8) in place of (2026, 7) found an inside point on z = 0
+// of a tapered box-like shape answered from the bottom face, the top face's
+// foot 7.96e-6 nearer; and SOVVIZ_POINT_SWEEP_SEED=99 an inside point below
+// a nearly flat face answered 2.96e-7 too far. All three are in
+// TestPointDistanceMissedFeet and answered right since. 1 % of
 // the points are max_iterations, mostly outside and near the planes. With
 // e81aab4's code it finds 17 wrong among the first 4,000 points, inside
 // ones.
@@ -170,6 +172,13 @@ func TestPointDistanceSweep(t *testing.T) {
 	}
 	t.Logf("%d points (%d inside, %d outside) on %d bodies: %d wrong, %d failed; %d converged, worst excess over the reference %.3g; %d max_iterations, %d of them beyond the reference (worst %.3g); %d answers nearer than the reference (the reference missed; by up to %.3g); %v",
 		n, in, out, (n+len(plan)-1)/len(plan), bad, failed, conv, worst, maxIt, maxItAbove, worstMaxIt, beat, worstBeat, time.Since(start).Round(time.Second))
+	// max_iterations answers are honest but not the best: bounded, so that
+	// converged answers turned into far-off unconverged ones fail too (about
+	// 1% of the points, up to 0.08 beyond the reference, at seeds 2026, 99
+	// and 5 when this was written).
+	if maxIt > n/40 || worstMaxIt > 0.2 {
+		t.Errorf("%d max_iterations answers (%.2f%%; at most 2.5%% allowed), the worst %.3g beyond the reference (at most 0.2)", maxIt, 100*float64(maxIt)/float64(n), worstMaxIt)
+	}
 }
 
 // pointSweepShape draws a shape for TestPointDistanceSweep: rangedShape's
