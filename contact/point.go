@@ -152,18 +152,13 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			// (the shape's symmetries): a point 5.8e-4 off y = 0 inside
 			// a pointy box-like shape was answered from the mirror of its
 			// foot, 1.06e-3 farther.
-			m := bestP
-			try(vec{-m[0], m[1], m[2]})
-			try(vec{m[0], -m[1], m[2]})
-			try(vec{-m[0], -m[1], m[2]})
 			// And in z = 0, which a taper makes no symmetry but leaves
 			// nearly one: a point inside on z = 0 of a tapered box-like
 			// shape was answered from its bottom face, with the top
 			// face's foot 7.96e-6 nearer (TestPointDistanceMissedFeet).
-			for _, sx := range [2]float64{1, -1} {
-				for _, sy := range [2]float64{1, -1} {
-					try(vec{sx * m[0], sy * m[1], -m[2]})
-				}
+			m := bestP
+			for _, f := range [...]vec{{-1, 1, 1}, {1, -1, 1}, {-1, -1, 1}, {1, 1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, -1}} {
+				try(vec{f[0] * m[0], f[1] * m[1], f[2] * m[2]})
 			}
 			// Rings of surface points around the best foot (16 on each of
 			// three radii, 1e-4 to 1e-2 of the size, in its tangent plane,
@@ -304,15 +299,15 @@ func minimumFoot(s *geom.Superovoid, p vec, d float64) bool {
 		}
 	}
 	e, ok := s.ResidualHessian(p, true)
-	g := e.Grad.Len()
-	if !ok || !(g > 0) || math.IsInf(g, 0) {
+	if !ok {
 		return false
 	}
 	t1, t2 := geom.Householder(e.Grad)
-	h1, h2 := geom.MulMV(&e.Hess, t1), geom.MulMV(&e.Hess, t2)
-	a := 1 + d*t1.Dot(h1)/g
-	c := 1 + d*t2.Dot(h2)/g
-	b := d * t1.Dot(h2) / g
+	k, ok := formOf(&e, [2]vec{t1, t2})
+	if !ok {
+		return false
+	}
+	a, b, c := 1+d*k[0][0], d*k[0][1], 1+d*k[1][1]
 	const tol = 1e-9
 	return a >= -tol && c >= -tol && a*c-b*b >= -tol*(1+math.Abs(a)+math.Abs(c))
 }

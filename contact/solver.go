@@ -759,11 +759,19 @@ const saddleStep = 0.02
 // length is the same.
 func secondForm(s *geom.Superovoid, t *geom.Transform, lp, t1, t2 vec) (k [2][2]float64, ok bool) {
 	e, ok := s.ResidualHessian(lp, true)
-	g := e.Grad.Len()
-	if !ok || !(g > 0) {
+	if !ok {
 		return k, false
 	}
-	ts := [2]vec{t.InvDir(t1), t.InvDir(t2)}
+	return formOf(&e, [2]vec{t.InvDir(t1), t.InvDir(t2)})
+}
+
+// formOf is secondForm from the residual's gradient and Hessian at the
+// point, e, in the local tangent basis ts.
+func formOf(e *geom.Implicit, ts [2]vec) (k [2][2]float64, ok bool) {
+	g := e.Grad.Len()
+	if !(g > 0) {
+		return k, false
+	}
 	for i := 0; i < 2; i++ {
 		hi := geom.MulMV(&e.Hess, ts[i])
 		for j := 0; j < 2; j++ {
