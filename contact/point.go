@@ -24,11 +24,15 @@ type PointResult struct {
 // among the seeds or on the ray through x, or x lies inside, or the nearest
 // solution is no local minimum of the distance or lies at a pointy tip, it
 // also starts from the minimum over the parameters, from the nearest
-// surface points on rays from the centre, from the best foot's mirror
-// images and from rings of surface points around it; the status is
-// Converged only when the answer's point passes the foot test, else
-// MaxIterations (a true distance to a surface point, at or above the
-// minimum).
+// surface points on rays from the centre, from the nearest points of a
+// pointy shape's ridges (for a point outside), from the best foot's
+// mirror images and from rings of surface points around it. Where the
+// nearest surface point found is no foot (at a pointy tip or ridge, whose
+// foot lies within a vanishing distance of it), a walk over rings of
+// surface points around it (1e-10 to 1e-2 of the size) goes down until no
+// ring point is nearer. The status is Converged when the answer's point
+// passes the foot test or ends that walk, else MaxIterations (a true
+// distance to a surface point, at or above the minimum).
 func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	var out PointResult
 	if b.Validate() != nil || math.IsNaN(x[0]+x[1]+x[2]) || math.IsInf(x[0]+x[1]+x[2], 0) {
@@ -147,6 +151,15 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 				try(p)
 			}
 		}
+		if fx > 0 {
+			// (From inside, a pointy ridge is the farthest of the surface
+			// points beside it: no foot of an inside point lies there.)
+			for _, p := range ridgeNearest(s, xl) {
+				if p != (vec{}) && nearer(p.Sub(xl).Len(), math.Min(best, ub)) {
+					try(p)
+				}
+			}
+		}
 		if conv {
 			// The best foot's mirror images in the planes x = 0 and y = 0
 			// (the shape's symmetries): a point 5.8e-4 off y = 0 inside
@@ -192,6 +205,33 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 		if !math.IsInf(ub, 0) && (!conv || nearer(ub, best)) {
 			// (Not a foot: a seed that is one set footD ≤ ub.)
 			best, bestP, conv, exact = ub, ubP, true, false
+		}
+	}
+	if conv && !exact {
+		// No foot passes the test here: the nearest surface point is at a
+		// pointy tip or ridge, where the normal turns within a vanishing
+		// distance and the foot, if any, lies next to it (a point
+		// 0.023 rad off the axis of a tip of e2 1.93 has its foot 1e-46
+		// from it), or Newton stalled beside a foot. Walk down over
+		// rings of surface points around it until none is nearer: that
+		// point is a local minimum of the distance to within ringTol,
+		// answered Converged (points beside pointy tips and ridges were
+		// answered right but MaxIterations, and near a tip of e2 1.86 a
+		// point was answered at the tip, 1.9e-3 too far:
+		// TestPointDistanceTipsAndRidges).
+		for it := 0; it < ringWalk; it++ {
+			q, dq, down := ringNearer(s, xl, bestP, best)
+			if !down {
+				exact = true
+				break
+			}
+			bestP, best = q, dq
+			if f, ok := projectPoint(s, xl, q); ok {
+				if d := f.Sub(xl).Len(); d <= dq {
+					bestP, best, exact = f, d, true
+					break
+				}
+			}
 		}
 	}
 	if !conv {
@@ -496,4 +536,147 @@ func projectPointCharted(s *geom.Superovoid, x, seed vec) (vec, bool) {
 		return vec{y[0], y[1], y[2]}, true
 	}
 	return seed, false
+}
+
+// ridgeRays is the number of rays ridgeNearest casts around each ridge
+// curve before refining, and ridgeGoldenSteps its golden-section steps.
+const (
+	ridgeRays        = 48
+	ridgeGoldenSteps = 36
+)
+
+// ridgeNearest returns, for each pointy ridge of s, the point of the ridge
+// curve nearest to the local point x (zero vectors for the ridges s lacks):
+// the meridian in the plane y = 0 and the one in x = 0, where sections
+// pointy in e1 (> 1) have their corners, and the equator, where a profile
+// pointy in e2 (> 1) has its corner. Across a ridge the normal turns
+// within a vanishing distance, so a point outside in a wide wedge has its
+// foot on the ridge or next to it (1e-40 away and less, near e = 2),
+// where Newton in three unknowns, plain or charted, crawls: points in the
+// plane of a pointy
+// meridian were answered up to 5e-2 too far, max_iterations, from feet
+// elsewhere on the ridge (TestPointDistanceTipsAndRidges). On the curve the
+// problem is one-dimensional: the nearest of ridgeRays surface points
+// on rays from the centre in the ridge's plane (uniform in angle, so that
+// box-like and pointy profiles alike are covered), refined by golden
+// section on each side of it.
+func ridgeNearest(s *geom.Superovoid, x vec) (pts [3]vec) {
+	// The planes' in-plane axes: (x, z), (y, z), (x, y).
+	axes := [3][2]vec{{{1, 0, 0}, {0, 0, 1}}, {{0, 1, 0}, {0, 0, 1}}, {{1, 0, 0}, {0, 1, 0}}}
+	r := minAxis(s)
+	for k, ax := range axes {
+		if k < 2 && !(s.Eps[0] > 1) || k == 2 && !(s.Eps[1] > 1) {
+			continue
+		}
+		at := func(phi float64) (vec, float64) {
+			sn, cs := math.Sincos(phi)
+			p, ok := rayToSurface(s, ax[0].Mul(r*cs).Add(ax[1].Mul(r*sn)))
+			if !ok {
+				return p, math.Inf(1)
+			}
+			return p, p.Sub(x).Len()
+		}
+		const h = 2 * math.Pi / ridgeRays
+		bi, bd := -1, math.Inf(1)
+		for i := 0; i < ridgeRays; i++ {
+			if _, d := at(h * float64(i)); d < bd {
+				bi, bd = i, d
+			}
+		}
+		if bi < 0 {
+			continue
+		}
+		// Golden section on each side of the best sample: the distance
+		// along the curve is unimodal between samples but for the tips
+		// (the axis points, which are samples: ridgeRays is a multiple
+		// of 4), where two minima can straddle a corner within a sample's
+		// spacing. For the same reason the far side of a tip beside the
+		// best sample is refined too.
+		best, bestD := vec{}, math.Inf(1)
+		refine := func(a, b float64) {
+			const g = 0.3819660112501051 // 2 − golden ratio
+			c, d := a+g*(b-a), b-g*(b-a)
+			pc, fc := at(c)
+			pd, fd := at(d)
+			for it := 0; it < ridgeGoldenSteps; it++ {
+				if fc <= fd {
+					b, d, pd, fd = d, c, pc, fc
+					c = a + g*(b-a)
+					pc, fc = at(c)
+				} else {
+					a, c, pc, fc = c, d, pd, fd
+					d = b - g*(b-a)
+					pd, fd = at(d)
+				}
+			}
+			if fc < bestD {
+				best, bestD = pc, fc
+			}
+			if fd < bestD {
+				best, bestD = pd, fd
+			}
+		}
+		fi := float64(bi)
+		refine(h*(fi-1), h*fi)
+		refine(h*fi, h*(fi+1))
+		const tip = ridgeRays / 4
+		if (bi+1)%tip == 0 {
+			refine(h*(fi+1), h*(fi+2))
+		} else if (bi-1)%tip == 0 {
+			refine(h*(fi-2), h*(fi-1))
+		}
+		if bestD < bd {
+			pts[k] = best
+		} else {
+			pts[k], _ = at(h * fi)
+		}
+	}
+	return pts
+}
+
+// Rings of ringNearer: ringDirs surface points on each of ringRadii radii,
+// from ringInner of the size by factors of ten; ringTol is the margin, in
+// distance relative to max(1, d), by which a ring point must be nearer to
+// count; ringWalk bounds the steps of the walk down.
+const (
+	ringDirs  = 8
+	ringRadii = 9
+	ringInner = 1e-10
+	ringTol   = 1e-12
+	ringWalk  = 60
+)
+
+// ringNearer returns the surface point nearest to x among rings around the
+// surface point p (in its tangent plane, onto the surface along rays from
+// the centre), and down true when it is nearer than d, p's distance, by
+// more than ringTol. The rings span radii from 1e-10 to 1e-2 of the size,
+// so a walk over them takes large steps far from a minimum and small ones
+// near it; where none is nearer, p is a local minimum of the distance to
+// within the rounding of the ring points (|F| ≤ 1e-14) and ringTol, at
+// every scale from 1e-10 of the size up.
+func ringNearer(s *geom.Superovoid, x, p vec, d float64) (q vec, dq float64, down bool) {
+	e, ok := s.Gradient(p)
+	if !ok || !(e.Grad.Len() > 0) {
+		return p, d, false
+	}
+	t1, t2 := geom.Householder(e.Grad)
+	dq, q = d-ringTol*math.Max(1, d), p
+	rr := ringInner * maxAxis(s)
+	for k := 0; k < ringRadii; k++ {
+		for j := 0; j < ringDirs; j++ {
+			sn, cs := math.Sincos(2 * math.Pi * (float64(j) + 0.5*float64(k&1)) / ringDirs)
+			c, ok := rayToSurface(s, p.Add(t1.Mul(rr*cs)).Add(t2.Mul(rr*sn)))
+			if !ok {
+				continue
+			}
+			if dc := c.Sub(x).Len(); dc < dq {
+				q, dq, down = c, dc, true
+			}
+		}
+		rr *= 10
+	}
+	if !down {
+		return p, d, false
+	}
+	return q, dq, true
 }
