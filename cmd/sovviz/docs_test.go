@@ -60,3 +60,34 @@ func TestQueryDocExamples(t *testing.T) {
 		}
 	}
 }
+
+// The examples of docs/query.md's "sovviz point" and "sovviz plane" are
+// what the commands print, byte for byte, with exit status 1 (each ends
+// with an error line).
+func TestPointPlaneDocExamples(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/query.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	for _, c := range []struct{ cmd, in, out string }{
+		{"point", "`points.jsonl`:", "`sovviz point -in points.jsonl` answers"},
+		{"plane", "`planes.jsonl`:", "`sovviz plane -in planes.jsonl` answers"},
+	} {
+		in := codeBlockAfter(t, doc, c.in)
+		want := codeBlockAfter(t, doc, c.out)
+		out, _, code := runCmd(t, strings.Join(in, "\n")+"\n", c.cmd)
+		if code != 1 {
+			t.Errorf("%s: exit %d, docs say 1", c.cmd, code)
+		}
+		got := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d answers, docs show %d", c.cmd, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s line %d:\n got  %s\n docs %s", c.cmd, i+1, got[i], want[i])
+			}
+		}
+	}
+}

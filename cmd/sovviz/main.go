@@ -2,6 +2,8 @@
 //
 //	sovviz [scene.json]        open the visualizer (the built-in scene without an argument)
 //	sovviz query [flags]       JSON Lines contact queries, headless
+//	sovviz point [flags]       JSON Lines point–body distances, headless
+//	sovviz plane [flags]       JSON Lines body–plane distances, headless
 //	sovviz bench [flags]       paper 000 §5.1 benchmark battery, headless
 //	sovviz mesh [flags]        export a tessellated shape (OBJ, STL, PLY), headless
 //	sovviz render [flags]      render a scene to PNG offscreen (needs an X display)

@@ -234,21 +234,29 @@ func numbers(fields map[string]json.RawMessage, key, path string, dst []float64,
 		return errAt(p, "want %d numbers, got %d", len(dst), len(elems))
 	}
 	for i, e := range elems {
-		ep := fmt.Sprintf("%s[%d]", p, i)
-		e = bytes.TrimSpace(e)
-		if c := firstByte(e); c != '-' && (c < '0' || c > '9') {
-			return errAt(ep, "want a number, got %s", kindOf(e))
-		}
-		v, err := strconv.ParseFloat(string(e), 64)
-		if err != nil || math.IsInf(v, 0) || (v == 0 && nonzeroMantissa(e)) {
-			// (ParseFloat rounds a literal below the smallest float64 to 0
-			// without an error: reported as the 0 the user never wrote, it
-			// read "semi-axis must be > 0".)
-			return errAt(ep, "number %s is out of range", e)
+		v, err := number(e, fmt.Sprintf("%s[%d]", p, i))
+		if err != nil {
+			return err
 		}
 		dst[i] = v
 	}
 	return nil
+}
+
+// number reads one JSON value at path as a finite number.
+func number(e json.RawMessage, path string) (float64, error) {
+	e = bytes.TrimSpace(e)
+	if c := firstByte(e); c != '-' && (c < '0' || c > '9') {
+		return 0, errAt(path, "want a number, got %s", kindOf(e))
+	}
+	v, err := strconv.ParseFloat(string(e), 64)
+	if err != nil || math.IsInf(v, 0) || (v == 0 && nonzeroMantissa(e)) {
+		// (ParseFloat rounds a literal below the smallest float64 to 0
+		// without an error: reported as the 0 the user never wrote, it
+		// read "semi-axis must be > 0".)
+		return 0, errAt(path, "number %s is out of range", e)
+	}
+	return v, nil
 }
 
 // nonzeroMantissa reports whether a JSON number literal has a nonzero digit
