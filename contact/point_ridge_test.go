@@ -189,3 +189,35 @@ func TestRingNearer(t *testing.T) {
 		t.Errorf("ring point off the surface: %.3g", f)
 	}
 }
+
+// TestRingCertify: a separated MaxIterations answer becomes Converged only
+// when neither point has a nearer surface point to the other around it:
+// two spheres' closest pair (Converged, and Certified: both convex); the
+// same with P turned 1e-3 rad off it on its sphere, or Q off b's surface,
+// or an overlapping answer (left as they are).
+func TestRingCertify(t *testing.T) {
+	a := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
+	b := geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{3, 1, -1}, Orientation: geom.Quat{W: 1}}}
+	u := b.Pose.Position.Normalize()
+	p, q := u, b.Pose.Position.Sub(u.Mul(0.5))
+	mk := func(p, q geom.Vec3) Result {
+		return Result{Status: MaxIterations, Distance: q.Sub(p).Len(), P: p, Q: q}
+	}
+	r := mk(p, q)
+	ringCertify(&a, &b, &r)
+	if r.Status != Converged || !r.Certified {
+		t.Errorf("closest pair: %v, certified %v", r.Status, r.Certified)
+	}
+	w := geom.Vec3{0, 0, 1}.Cross(u).Normalize()
+	off := u.Mul(math.Cos(1e-3)).Add(w.Mul(math.Sin(1e-3)))
+	for name, r := range map[string]Result{
+		"P off the closest point": mk(off, q),
+		"Q off b's surface":       mk(p, q.Add(u.Mul(1e-9))),
+		"overlapping":             {Status: MaxIterations, Distance: -0.1, P: p, Q: q},
+	} {
+		ringCertify(&a, &b, &r)
+		if r.Status != MaxIterations || r.Certified {
+			t.Errorf("%s: %v, certified %v", name, r.Status, r.Certified)
+		}
+	}
+}

@@ -138,7 +138,49 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
 // answer runs the query and records what it answered (for QueryWarm).
 func (sv *Solver) answer(a, b *geom.Body, prev *Result, r *Result) {
 	sv.query(a, b, prev, r)
+	ringCertify(a, b, r)
 	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
+}
+
+// ringCertify turns a separated answer that ended MaxIterations into a
+// Converged one when its points are on the surfaces and each is the
+// nearest point of its body to the other point, as far as rings of
+// surface points around it show (ringNearer: radii 1e-10 to 1e-2 of the
+// size, none nearer by 1e-12 of the distance). Newton cannot meet its
+// tolerance at a pointy tip, where the normal turns within a vanishing
+// distance: a tip and a ridge less than 3e-5 apart ended MaxIterations
+// from the right points (TestRidgeSearchTouching). Such a pair is a fixed
+// point of the alternating projections between the bodies: for two convex
+// bodies that makes it the closest pair (Cheney and Goldstein, 1959), so
+// the answer is also Certified; on a non-convex pair it is a stationary
+// pair, as a converged Newton answer is, and keeps its certificate, or
+// lack of one, as found.
+func ringCertify(a, b *geom.Body, r *Result) {
+	if r.Status != MaxIterations || !(r.Distance > 0) {
+		return
+	}
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	lp, lq := ta.InvPoint(r.P), tb.InvPoint(r.Q)
+	for _, c := range [2]struct {
+		s *geom.Superovoid
+		p vec
+	}{{&a.Shape, lp}, {&b.Shape, lq}} {
+		if f, ok := c.s.Residual(c.p); !ok || !(math.Abs(f) <= 1e-12) {
+			return
+		}
+	}
+	xa := ta.InvPoint(r.Q) // Q in a's frame
+	if _, _, down := ringNearer(&a.Shape, xa, lp, xa.Sub(lp).Len()); down {
+		return
+	}
+	xb := tb.InvPoint(r.P)
+	if _, _, down := ringNearer(&b.Shape, xb, lq, xb.Sub(lq).Len()); down {
+		return
+	}
+	r.Status = Converged
+	if r.NonConvex == 0 {
+		r.Certified = true
+	}
 }
 
 // candidate is one classified solution of the common-normal system.
