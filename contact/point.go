@@ -211,8 +211,10 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 		// No foot passes the test here: the nearest surface point is at a
 		// pointy tip or ridge, where the normal turns within a vanishing
 		// distance and the foot, if any, lies next to it (a point
-		// 0.023 rad off the axis of a tip of e2 1.93 has its foot 1e-46
-		// from it), or Newton stalled beside a foot. Walk down over
+		// 0.023 rad off the axis of a tip of e2 1.93 has its foot about
+		// 1e-46 from it: the profile's slope |w|^(2/e2 − 1) is 0.023 at
+		// |w| = 0.023^(e2/(2 − e2)); docs/contact.md), or Newton stalled
+		// beside a foot. Walk down over
 		// rings of surface points around it until none is nearer: that
 		// point is a local minimum of the distance to within ringTol,
 		// answered Converged (points beside pointy tips and ridges were

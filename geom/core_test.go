@@ -370,3 +370,44 @@ func BenchmarkLogResidualHessian(b *testing.B) {
 		}
 	})
 }
+
+// TestRadialDistance checks the radial estimate against closed forms: a
+// sphere's |x| − r at every scale down to subnormal coordinates, and a
+// superellipsoid's along a ray, |x| − R with R the surface's distance
+// along it (G^(e2/2) is homogeneous of degree 1, so R read at |x| = 1
+// holds at every scale); the centre, where the ray has no direction, is
+// not ok.
+func TestRadialDistance(t *testing.T) {
+	sp := Sphere(1.5)
+	se := Superovoid{A: [3]float64{0.7, 1.2, 2}, Eps: [2]float64{0.3, 1.7}}
+	dirs := []Vec3{{1, 0, 0}, {0.6, -0.8, 0}, {1, 2, -2}}
+	for _, d := range dirs {
+		d = d.Normalize()
+		r1, ok := se.RadialDistance(d)
+		if !ok {
+			t.Fatalf("no estimate at %v", d)
+		}
+		R := 1 - r1
+		for _, lam := range []float64{3, 0.5, 1e-90, 1e-120, 1e-160, 1e-170, 1e-300, 5e-320} {
+			x := d.Mul(lam)
+			if got, ok := sp.RadialDistance(x); !ok || math.Abs(got-(lam-1.5)) > 1e-12*1.5 {
+				t.Errorf("sphere at %v·%v: %v %v, want %v", lam, d, got, ok, lam-1.5)
+			}
+			// (Along x's own direction: a subnormal x holds d to a few
+			// digits only.)
+			m := math.Max(math.Abs(x[0]), math.Max(math.Abs(x[1]), math.Abs(x[2])))
+			u := Vec3{x[0] / m, x[1] / m, x[2] / m}
+			ru, _ := se.RadialDistance(u)
+			Rx := R
+			if lam < 1e-300 {
+				Rx = u.Len() - ru
+			}
+			if got, ok := se.RadialDistance(x); !ok || math.Abs(got-(lam-Rx)) > 1e-12*math.Max(lam, Rx) {
+				t.Errorf("superellipsoid at %v·%v: %v %v, want %v", lam, d, got, ok, lam-Rx)
+			}
+		}
+	}
+	if _, ok := sp.RadialDistance(Vec3{}); ok {
+		t.Errorf("an estimate at the centre")
+	}
+}

@@ -359,7 +359,32 @@ func (s *Superovoid) Normal(p Vec3) (Vec3, bool) {
 // RadialDistance is the cheap radial estimate of the Euclidean distance of a
 // local point from the surface, |x|·|1 − G^(−e2/2)| (thesis §3.3). It is
 // exact for spheres, signed (negative inside), and only an estimate otherwise.
+// ok is false at the centre, where the ray has no direction, and outside
+// the domain of G.
 func (s *Superovoid) RadialDistance(p Vec3) (float64, bool) {
+	// (|x| through x/max|xᵢ|: |x|² underflows below 1e-154, and 1/|x|
+	// overflows below 1e-308.)
+	m := max(math.Abs(p[0]), max(math.Abs(p[1]), math.Abs(p[2])))
+	if !(m > 0) {
+		return 0, false
+	}
+	u := Vec3{p[0] / m, p[1] / m, p[2] / m}
+	if tiny := 1e-100 * min(s.A[0], min(s.A[1], s.A[2])); m < tiny {
+		// Within 1e-150 of the centre the logarithms of G are floored (a
+		// unit sphere's estimate read −3.9e-11 at 1e-160 from its centre,
+		// and −0 at 1e-170): the surface's distance along the ray is taken
+		// from the point scaled to |x| = tiny instead, |x|·G^(−e2/2)
+		// being the same for every point of a ray of a superellipsoid
+		// (G^(e2/2) is homogeneous of degree 1), and as good an estimate
+		// near the centre of a tapered one.
+		lu := u.Len()
+		q := u.Mul(tiny / lu)
+		lg, ok := s.logG(q)
+		if !ok {
+			return math.Inf(1), false
+		}
+		return m*lu - tiny*math.Exp(-s.Eps[1]/2*lg), true
+	}
 	lg, ok := s.logG(p)
 	if !ok {
 		return math.Inf(1), false

@@ -105,6 +105,12 @@ func parsePointLine(line []byte) (in pointInput, err error) {
 	if err := numbers(fields, "point", "", in.x[:], true); err != nil {
 		return in, err
 	}
+	for i, c := range in.x {
+		// (The bodies' own limit: squared distances stay finite.)
+		if math.Abs(c) > geom.MaxLength {
+			return in, errAt(fmt.Sprintf("point[%d]", i), "%s: must be within ±%g", formatFloat(c), geom.MaxLength)
+		}
+	}
 	return in, nil
 }
 
@@ -144,13 +150,15 @@ func parsePlaneLine(line []byte) (in planeInput, err error) {
 	if err := numbers(pf, "normal", "plane", n[:], true); err != nil {
 		return in, err
 	}
-	// (The length scaled by the largest component: n.Len() under- and
-	// overflows for components beyond 1e±154.)
+	// (Normalised through the vector scaled by its largest component:
+	// n.Len() under- and overflows for components beyond 1e±154, and 1/|n|
+	// overflows for subnormal ones.)
 	m := math.Max(math.Abs(n[0]), math.Max(math.Abs(n[1]), math.Abs(n[2])))
 	if m == 0 {
 		return in, errAt("plane.normal", "want a nonzero vector, got [0, 0, 0]")
 	}
-	l := m * geom.Vec3{n[0] / m, n[1] / m, n[2] / m}.Len()
+	u := geom.Vec3{n[0] / m, n[1] / m, n[2] / m}
+	lu := u.Len() // in [1, √3]
 	oraw, ok := pf["offset"]
 	if !ok {
 		return in, errAt("plane.offset", "missing (required: a number, the plane being normal·x = offset)")
@@ -159,10 +167,14 @@ func parsePlaneLine(line []byte) (in planeInput, err error) {
 	if err != nil {
 		return in, err
 	}
-	if math.IsInf(off/l, 0) {
-		return in, errAt("plane.offset", "number %s over the normal's length %s is out of range", formatFloat(off), formatFloat(l))
+	o := off / m / lu
+	if math.IsInf(o, 0) {
+		return in, errAt("plane.offset", "number %s over the normal's length %s is out of range", formatFloat(off), formatFloat(m*lu))
 	}
-	in.plane = contact.Plane{Normal: n.Mul(1 / l), Offset: off / l}
+	if math.Abs(o) > geom.MaxLength {
+		return in, errAt("plane.offset", "%s over the normal's length %s is %s: the plane must pass within ±%g of the origin", formatFloat(off), formatFloat(m*lu), formatFloat(o), geom.MaxLength)
+	}
+	in.plane = contact.Plane{Normal: u.Mul(1 / lu), Offset: o}
 	return in, nil
 }
 
@@ -179,17 +191,17 @@ func parseLineArgs(name, what string, args []string, stderr io.Writer) (lineArgs
 	fs.StringVar(&la.in, "in", "", "read queries from `FILE` instead of stdin")
 	fs.IntVar(&la.timing, "timing", 0, "add \"time_ns\": the median of `R` repetitions of each query (parsing and printing excluded)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: sovviz %s [-in FILE] [-timing R]\n\n%s (docs/query.md, \"sovviz %s\").\n\nflags:\n", name, what, name)
+		fmt.Fprintf(stderr, "usage: sovviz %s [-in FILE] [-timing R]\n\n%s (docs/query.md, \"Point and plane distances\").\n\nflags:\n", name, what)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return la, err
 	}
 	if fs.NArg() > 0 {
-		return la, fmt.Errorf("sovviz %s: unexpected argument %q (the input is stdin or -in FILE)", name, fs.Arg(0))
+		return la, fmt.Errorf("%s: unexpected argument %q (the input is stdin or -in FILE)", name, fs.Arg(0))
 	}
 	if la.timing < 0 || la.timing > maxTiming {
-		return la, fmt.Errorf("sovviz %s: -timing %d: want 0 to %d repetitions", name, la.timing, maxTiming)
+		return la, fmt.Errorf("%s: -timing %d: want 0 to %d repetitions", name, la.timing, maxTiming)
 	}
 	return la, nil
 }
@@ -401,8 +413,8 @@ func answerPlaneLine(out []byte, text []byte, tooLong bool, lineNo int, times []
 	if len(times) > 0 {
 		ns = timed(times, func() { contact.PlaneDistance(&in.body, in.plane) })
 	}
-	if !finite(r.Distance, r.P[0], r.P[1], r.P[2], r.Q[0], r.Q[1], r.Q[2]) {
-		return errorLine(out, in.id, in.hasID, fmt.Sprintf("line %d: internal error: a non-finite number (please report this line)", lineNo)), true
+	if r.Status == contact.Failed || !finite(r.Distance, r.P[0], r.P[1], r.P[2], r.Q[0], r.Q[1], r.Q[2]) {
+		return errorLine(out, in.id, in.hasID, fmt.Sprintf("line %d: no support point found (status %v; please report this line)", lineNo, r.Status)), true
 	}
 	w := lineWriter{b: out}
 	w.id(in.id, in.hasID)
@@ -418,5 +430,5 @@ func answerPlaneLine(out []byte, text []byte, tooLong bool, lineNo int, times []
 		w.key("time_ns")
 		w.b = strconv.AppendInt(w.b, ns, 10)
 	}
-	return w.end(), r.Status == contact.Failed
+	return w.end(), false
 }

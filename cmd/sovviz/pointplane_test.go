@@ -57,6 +57,8 @@ func TestPointCommand(t *testing.T) {
 		fmt.Fprintf(&in, `{"id": "s%d", "body": %s, "point": [%v, %v, %v]}`+"\n", i, sphere, x[0], x[1], x[2])
 	}
 	fmt.Fprintf(&in, `{"id": "e", "body": {"shape": {"a": [2, 1, 0.5], "eps": [1, 1]}}, "point": [3.25, 0, 0]}`+"\n")
+	fmt.Fprintf(&in, `{"id": "centre", "body": %s, "point": [1, -2, 0.5]}`+"\n", sphere)
+	fmt.Fprintf(&in, `{"id": "near", "body": {"shape": {"a": [1.5, 1.5, 1.5], "eps": [1, 1]}}, "point": [1e-160, 0, 0]}`+"\n")
 	b, _ := json.Marshal(map[string]any{"id": "t", "body": jsonBody(&tapered), "point": tx})
 	in.Write(append(b, '\n'))
 	out, errOut, code := runCmd(t, in.String(), "point", "-timing", "3")
@@ -64,8 +66,16 @@ func TestPointCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := decodeLines[pointOut](t, out)
-	if len(lines) != len(xs)+2 {
-		t.Fatalf("%d answers to %d lines", len(lines), len(xs)+2)
+	if len(lines) != len(xs)+4 {
+		t.Fatalf("%d answers to %d lines", len(lines), len(xs)+4)
+	}
+	// At the centre the ray has no direction: no radial estimate; next to
+	// it, the radius (the estimate's floored logarithms once read −3.9e-11).
+	if c := lines[len(xs)+1]; c.Status != "converged" || math.Abs(*c.Distance+1.5) > 1e-12 || c.Radial != nil {
+		t.Errorf("the centre: %+v", c)
+	}
+	if c := lines[len(xs)+2]; c.Status != "converged" || math.Abs(*c.Distance+1.5) > 1e-12 || c.Radial == nil || math.Abs(*c.Radial+1.5) > 1e-12 {
+		t.Errorf("1e-160 from the centre: %+v", c)
 	}
 	for i, x := range xs {
 		l := lines[i]
@@ -82,7 +92,7 @@ func TestPointCommand(t *testing.T) {
 		t.Errorf("ellipsoid axis point: %+v", e)
 	}
 	want := contact.PointDistance(&tapered, tx)
-	if g := lines[len(xs)+1]; g.Status != want.Status.String() || *g.Distance != want.Distance || *g.Closest != want.Closest || *g.Normal != want.Normal {
+	if g := lines[len(xs)+3]; g.Status != want.Status.String() || *g.Distance != want.Distance || *g.Closest != want.Closest || *g.Normal != want.Normal {
 		t.Errorf("tapered: %+v, contact.PointDistance %+v", g, want)
 	}
 }
@@ -99,8 +109,8 @@ func jsonBody(b *geom.Body) map[string]any {
 // TestPlaneCommand checks "sovviz plane" against closed forms: a sphere
 // against a plane, separated and penetrating (distance n·c − offset − r),
 // with a normal that is not unit (normalised with the offset: the same
-// plane), a box-like shape above a plane below its face, and a normal of
-// huge components.
+// plane), a box-like shape above a plane below its face, and normals of
+// huge and of subnormal components (whose 1/|n| overflows).
 func TestPlaneCommand(t *testing.T) {
 	in := strings.Join([]string{
 		`{"id": "up", "body": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, 0, 2]}}, "plane": {"normal": [0, 0, 1], "offset": 0.5}}`,
@@ -108,6 +118,7 @@ func TestPlaneCommand(t *testing.T) {
 		`{"id": "deep", "body": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [1, 1, 1]}}, "plane": {"normal": [1, 1, 1], "offset": 1.7320508075688772}}`,
 		`{"id": "box", "body": {"shape": {"a": [2, 1, 0.5], "eps": [0.3, 0.3]}}, "plane": {"normal": [0, 0, 1], "offset": -0.75}}`,
 		`{"id": "huge", "body": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, 0, 2]}}, "plane": {"normal": [0, 0, 1e300], "offset": 5e299}}`,
+		`{"id": "subnormal", "body": {"shape": {"a": [1, 1, 1], "eps": [1, 1]}, "pose": {"position": [0, 0, 2]}}, "plane": {"normal": [0, 0, 1e-310], "offset": 5e-311}}`,
 	}, "\n") + "\n"
 	out, errOut, code := runCmd(t, in, "plane")
 	if code != 0 {
@@ -130,6 +141,7 @@ func TestPlaneCommand(t *testing.T) {
 		{0.5, geom.Vec3{0, 0, 1}, geom.Vec3{0, 0, 0.5}},
 		{s3 - 2, geom.Vec3{1 - 1/s3, 1 - 1/s3, 1 - 1/s3}, geom.Vec3{1, 1, 1}.Mul(1 / s3)}, // (the plane n·x = 1)
 		{0.25, geom.Vec3{0, 0, -0.5}, geom.Vec3{0, 0, -0.75}},
+		{0.5, geom.Vec3{0, 0, 1}, geom.Vec3{0, 0, 0.5}},
 		{0.5, geom.Vec3{0, 0, 1}, geom.Vec3{0, 0, 0.5}},
 	}
 	if len(lines) != len(want) {
@@ -165,6 +177,8 @@ func TestPointPlaneErrors(t *testing.T) {
 		{"plane", `{"id": "k", "body": ` + body + `, "plane": {"normal": [0, 0, 1], "offset": null}}`, "k", "plane.offset: want a number, got null"},
 		{"plane", `{"id": "m", "body": ` + body + `, "plane": {"normal": [0, 0, 1e-300], "offset": 1e300}}`, "m", "plane.offset: number 1e+300 over the normal's length 1e-300 is out of range"},
 		{"plane", `{"id": "n", "body": ` + body + `, "plane": [0, 0, 1]}`, "n", "plane: want an object"},
+		{"plane", `{"id": "o", "body": ` + body + `, "plane": {"normal": [0, 0, 2], "offset": 4e100}}`, "o", "plane.offset: 4e+100 over the normal's length 2 is 2e+100: the plane must pass within ±1e+100 of the origin"},
+		{"point", `{"id": "p", "body": ` + body + `, "point": [0, -2e100, 0]}`, "p", "point[1]: -2e+100: must be within ±1e+100"},
 	} {
 		good := `{"id": "ok", "body": ` + body + `, "point": [0, 0, 2]}`
 		if c.cmd == "plane" {
@@ -249,6 +263,7 @@ func FuzzParsePlaneLine(f *testing.F) {
 	for _, s := range []string{
 		`{"id": "x", "body": ` + body + `, "plane": {"normal": [0, 0, 1], "offset": 0.5}}`,
 		`{"body": ` + body + `, "plane": {"normal": [1e-200, 0, 0], "offset": 1e200}}`,
+		`{"body": ` + body + `, "plane": {"normal": [0, 1e-310, 5e-324], "offset": 1e-311}}`,
 		`{"id": "e", "body": ` + body + `, "plane": {"normal": [0, 0], "offset": 1}}`, `{"plane": {}}`, `"s"`,
 	} {
 		f.Add([]byte(s))
