@@ -191,10 +191,11 @@ func TestRingNearer(t *testing.T) {
 }
 
 // TestRingCertify: a separated MaxIterations answer becomes Converged only
-// when neither point has a nearer surface point to the other around it:
-// two spheres' closest pair (Converged, and Certified: both convex); the
-// same with P turned 1e-3 rad off it on its sphere, or Q off b's surface,
-// or an overlapping answer (left as they are).
+// when neither point has a nearer surface point to the other around it and
+// each faces the other: two spheres' closest pair (Converged, and
+// Certified: both convex); the same with P turned 1e-3 rad off it on its
+// sphere, or Q off b's surface, or an overlapping answer, or a box's back
+// face against a sphere's front (left as they are).
 func TestRingCertify(t *testing.T) {
 	a := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
 	b := geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{3, 1, -1}, Orientation: geom.Quat{W: 1}}}
@@ -218,6 +219,21 @@ func TestRingCertify(t *testing.T) {
 		ringCertify(&a, &b, &r)
 		if r.Status != MaxIterations || r.Certified {
 			t.Errorf("%s: %v, certified %v", name, r.Status, r.Certified)
+		}
+	}
+	// A box-like body's back face: each point is a local minimum of the
+	// distance to the other over its surface (the face is flat), yet the
+	// bodies are 1.5 apart, not 3.5.
+	box := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.1, 0.1}}, Pose: geom.Identity()}
+	ball := geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{3, 0, 0}, Orientation: geom.Quat{W: 1}}}
+	for _, c := range []struct {
+		p    geom.Vec3
+		want Status
+	}{{geom.Vec3{1, 0, 0}, Converged}, {geom.Vec3{-1, 0, 0}, MaxIterations}} {
+		r := mk(c.p, geom.Vec3{2.5, 0, 0})
+		ringCertify(&box, &ball, &r)
+		if r.Status != c.want || r.Certified != (c.want == Converged) {
+			t.Errorf("box face at %v: %v, certified %v; want %v", c.p, r.Status, r.Certified, c.want)
 		}
 	}
 }

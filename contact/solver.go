@@ -161,19 +161,27 @@ func ringCertify(a, b *geom.Body, r *Result) {
 	}
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
 	lp, lq := ta.InvPoint(r.P), tb.InvPoint(r.Q)
+	xa, xb := ta.InvPoint(r.Q), tb.InvPoint(r.P) // each point in the other body's frame
 	for _, c := range [2]struct {
-		s *geom.Superovoid
-		p vec
-	}{{&a.Shape, lp}, {&b.Shape, lq}} {
+		s    *geom.Superovoid
+		p, x vec
+	}{{&a.Shape, lp, xa}, {&b.Shape, lq, xb}} {
 		if f, ok := c.s.Residual(c.p); !ok || !(math.Abs(f) <= 1e-12) {
 			return
 		}
+		// The other point must face the surface at this one: on a flat
+		// face's far side, as seen from the other body, a point is a
+		// local minimum of the distance over the surface too (a box's
+		// back face and a sphere's point in front of its front face
+		// passed the rings, 3.5 apart where the bodies are 1.5 apart:
+		// TestRingCertify).
+		if e, ok := c.s.Gradient(c.p); !ok || !(e.Grad.Dot(c.x.Sub(c.p)) > 0) {
+			return
+		}
 	}
-	xa := ta.InvPoint(r.Q) // Q in a's frame
 	if _, _, down := ringNearer(&a.Shape, xa, lp, xa.Sub(lp).Len()); down {
 		return
 	}
-	xb := tb.InvPoint(r.P)
 	if _, _, down := ringNearer(&b.Shape, xb, lq, xb.Sub(lq).Len()); down {
 		return
 	}
