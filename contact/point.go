@@ -662,18 +662,43 @@ func ringNearer(s *geom.Superovoid, x, p vec, d float64) (q vec, dq float64, dow
 		return p, d, false
 	}
 	t1, t2 := geom.Householder(e.Grad)
+	// On a pointy crease (p in the plane x = 0 or y = 0 of sections
+	// pointy in e1, or z = 0 of a profile pointy in e2) the distance can
+	// fall along the crease while it rises steeply off it, so that no ring
+	// direction but the crease's own sees the descent (a point on the
+	// crease x = 0 of a shape of e1 1.81 passed 7.7e-6 too far from a
+	// sphere's point: review of 2026-11-25): the crease's tangent, in the
+	// plane and the tangent plane, is tried both ways at every radius.
+	var crease [3]vec
+	nc := 0
+	for k := 0; k < 3; k++ {
+		if pointy := k < 2 && s.Eps[0] > 1 || k == 2 && s.Eps[1] > 1; !pointy || !(math.Abs(p[k]) <= 1e-12*maxAxis(s)) {
+			continue
+		}
+		var ek vec
+		ek[k] = 1
+		if c := ek.Cross(e.Grad); c.Len() > 0 {
+			crease[nc] = c.Normalize()
+			nc++
+		}
+	}
 	dq, q = d-ringTol*math.Max(1, d), p
 	rr := ringInner * maxAxis(s)
-	for k := 0; k < ringRadii; k++ {
-		for j := 0; j < ringDirs; j++ {
-			sn, cs := math.Sincos(2 * math.Pi * (float64(j) + 0.5*float64(k&1)) / ringDirs)
-			c, ok := rayToSurface(s, p.Add(t1.Mul(rr*cs)).Add(t2.Mul(rr*sn)))
-			if !ok {
-				continue
-			}
+	at := func(u vec) {
+		if c, ok := rayToSurface(s, u); ok {
 			if dc := c.Sub(x).Len(); dc < dq {
 				q, dq, down = c, dc, true
 			}
+		}
+	}
+	for k := 0; k < ringRadii; k++ {
+		for j := 0; j < ringDirs; j++ {
+			sn, cs := math.Sincos(2 * math.Pi * (float64(j) + 0.5*float64(k&1)) / ringDirs)
+			at(p.Add(t1.Mul(rr * cs)).Add(t2.Mul(rr * sn)))
+		}
+		for _, c := range crease[:nc] {
+			at(p.Add(c.Mul(rr)))
+			at(p.Sub(c.Mul(rr)))
 		}
 		rr *= 10
 	}

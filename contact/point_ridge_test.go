@@ -188,15 +188,28 @@ func TestRingNearer(t *testing.T) {
 	if f, _ := s.Residual(q); math.Abs(f) > 1e-13 {
 		t.Errorf("ring point off the surface: %.3g", f)
 	}
+	// On the pointy crease x = 0 (e1 1.81) the distance to this point
+	// falls along the crease, 7.7e-6 down to the closest point, and rises
+	// steeply off it: only the crease's own direction sees it (review of
+	// 2026-11-25: the rings alone passed it).
+	cs := geom.Superovoid{A: [3]float64{1.0404250946435338, 1.681486029275257, 1.7456347349835193}, Eps: [2]float64{1.8127359192180101, 0.7501351090865099}}
+	cp := vec{0, -1.6156987037446127, 0.73860875343395638}
+	cx := vec{-0.018735797008164357, -2.5273758527350747, 0.95826060971841476}
+	if _, dq, down := ringNearer(&cs, cx, cp, cx.Sub(cp).Len()); !down || !(dq < cx.Sub(cp).Len()-1e-9) {
+		t.Errorf("on the crease: down %v, %.17g from %.17g", down, dq, cx.Sub(cp).Len())
+	}
 }
 
-// TestRingCertify: a separated MaxIterations answer becomes Converged only
-// when neither point has a nearer surface point to the other around it and
-// each faces the other: two spheres' closest pair (Converged, and
-// Certified: both convex); the same with P turned 1e-3 rad off it on its
-// sphere, or Q off b's surface, or an overlapping answer, or a box's back
-// face against a sphere's front (left as they are).
-func TestRingCertify(t *testing.T) {
+// TestGapCertify: a separated MaxIterations answer becomes Converged and
+// Certified only when the support planes normal to Q − P prove it within
+// 1e-9 of the minimum: two spheres' closest pair does; the same with P
+// turned 1e-3 rad off it on its sphere, or Q off b's surface, or an
+// overlapping answer, or a box's back face against a sphere's front (each
+// point a local minimum of the distance to the other over its surface:
+// the first, ring-based version of the check passed it), or nearly
+// touching spheres' pair 3e-4 rad off the closest (9e-8 too far, which
+// the rings passed too: review of 2026-11-25) do not.
+func TestGapCertify(t *testing.T) {
 	a := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
 	b := geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{3, 1, -1}, Orientation: geom.Quat{W: 1}}}
 	u := b.Pose.Position.Normalize()
@@ -205,7 +218,7 @@ func TestRingCertify(t *testing.T) {
 		return Result{Status: MaxIterations, Distance: q.Sub(p).Len(), P: p, Q: q}
 	}
 	r := mk(p, q)
-	ringCertify(&a, &b, &r)
+	gapCertify(&a, &b, &r)
 	if r.Status != Converged || !r.Certified {
 		t.Errorf("closest pair: %v, certified %v", r.Status, r.Certified)
 	}
@@ -216,14 +229,11 @@ func TestRingCertify(t *testing.T) {
 		"Q off b's surface":       mk(p, q.Add(u.Mul(1e-9))),
 		"overlapping":             {Status: MaxIterations, Distance: -0.1, P: p, Q: q},
 	} {
-		ringCertify(&a, &b, &r)
+		gapCertify(&a, &b, &r)
 		if r.Status != MaxIterations || r.Certified {
 			t.Errorf("%s: %v, certified %v", name, r.Status, r.Certified)
 		}
 	}
-	// A box-like body's back face: each point is a local minimum of the
-	// distance to the other over its surface (the face is flat), yet the
-	// bodies are 1.5 apart, not 3.5.
 	box := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 1, 1}, Eps: [2]float64{0.1, 0.1}}, Pose: geom.Identity()}
 	ball := geom.Body{Shape: geom.Sphere(0.5), Pose: geom.Pose{Position: geom.Vec3{3, 0, 0}, Orientation: geom.Quat{W: 1}}}
 	for _, c := range []struct {
@@ -231,9 +241,24 @@ func TestRingCertify(t *testing.T) {
 		want Status
 	}{{geom.Vec3{1, 0, 0}, Converged}, {geom.Vec3{-1, 0, 0}, MaxIterations}} {
 		r := mk(c.p, geom.Vec3{2.5, 0, 0})
-		ringCertify(&box, &ball, &r)
+		gapCertify(&box, &ball, &r)
 		if r.Status != c.want || r.Certified != (c.want == Converged) {
 			t.Errorf("box face at %v: %v, certified %v; want %v", c.p, r.Status, r.Certified, c.want)
+		}
+	}
+	// Unit spheres 1e-8 apart: P turned θ off the closest point, Q its
+	// projection on b: the pair is θ² too far.
+	s2 := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{0, 0, 2 + 1e-8}, Orientation: geom.Quat{W: 1}}}
+	for _, c := range []struct {
+		th   float64
+		want Status
+	}{{0, Converged}, {3e-4, MaxIterations}} {
+		pp := geom.Vec3{math.Sin(c.th), 0, math.Cos(c.th)}
+		qq := s2.Pose.Position.Add(pp.Sub(s2.Pose.Position).Normalize())
+		r := mk(pp, qq)
+		gapCertify(&a, &s2, &r)
+		if r.Status != c.want {
+			t.Errorf("nearly touching spheres, P %.0e rad off: %v (distance %.3g), want %v", c.th, r.Status, r.Distance, c.want)
 		}
 	}
 }

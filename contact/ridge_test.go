@@ -168,10 +168,9 @@ func TestRidgeSearchFoot(t *testing.T) {
 // steps were damped ones, and it passed for converged with the tip 1.35e-8
 // off its surface, 1.6e-8 too far: a converged chart answer must now meet
 // every equation to 1e-10 (cuspSolvedMerit), which no run does that near
-// the tip; those pairs are answered from the tip and its exact foot
-// (tipPair), max_iterations until ringCertify (2026-11-25): no surface
-// point on rings around either point is nearer to the other, so they are
-// converged (not certified: both shapes are caved). The moved pair is the closest: any other pair
+// the tip; those pairs are answered from the tip and its exact foot,
+// max_iterations (tipPair; gapCertify cannot prove them: both shapes are
+// caved, and the support planes miss the tip). The moved pair is the closest: any other pair
 // is at least 0.0302 apart at 0.99 of the distance (TestRidgeSearchFoot),
 // and a move of b by δ brings none closer than by δ.
 func TestRidgeSearchTouching(t *testing.T) {
@@ -194,14 +193,18 @@ func TestRidgeSearchTouching(t *testing.T) {
 				t.Errorf("%s: not finite: %+v", tag, res)
 				continue
 			}
+			wantStatus := Converged
+			if f > 0.9999 {
+				wantStatus = MaxIterations
+			}
 			// (Absolute: the moved pair's own distance carries the
 			// positions' rounding, 1e-15.)
-			if res.Status != Converged || math.Abs(res.Distance-want) > 1e-11 {
-				t.Errorf("%s: %v %.15f, want converged %.15f", tag, res.Status, res.Distance, want)
+			if res.Status != wantStatus || math.Abs(res.Distance-want) > 1e-11 {
+				t.Errorf("%s: %v %.15f, want %v %.15f", tag, res.Status, res.Distance, wantStatus, want)
 			}
 			// (The tip's pair: points on the surfaces, so never closer
 			// than the moved pair beyond rounding.)
-			if f > 0.9999 && res.Distance < want-1e-15 {
+			if res.Status == MaxIterations && res.Distance < want-1e-15 {
 				t.Errorf("%s: %.17g, closer than the moved pair, %.17g", tag, res.Distance, want)
 			}
 			if u := res.Q.Sub(res.P).Normalize(); u.Sub(res.Normal).Len() > 1e-9 || u.Add(res.NormalQ).Len() > 1e-9 {

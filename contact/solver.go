@@ -138,56 +138,45 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
 // answer runs the query and records what it answered (for QueryWarm).
 func (sv *Solver) answer(a, b *geom.Body, prev *Result, r *Result) {
 	sv.query(a, b, prev, r)
-	ringCertify(a, b, r)
+	gapCertify(a, b, r)
 	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
 }
 
-// ringCertify turns a separated answer that ended MaxIterations into a
-// Converged one when its points are on the surfaces and each is the
-// nearest point of its body to the other point, as far as rings of
-// surface points around it show (ringNearer: radii 1e-10 to 1e-2 of the
-// size, none nearer by 1e-12 of the distance). Newton cannot meet its
-// tolerance at a pointy tip, where the normal turns within a vanishing
-// distance: a tip and a ridge less than 3e-5 apart ended MaxIterations
-// from the right points (TestRidgeSearchTouching). Such a pair is a fixed
-// point of the alternating projections between the bodies: for two convex
-// bodies that makes it the closest pair (Cheney and Goldstein, 1959), so
-// the answer is also Certified; on a non-convex pair it is a stationary
-// pair, as a converged Newton answer is, and keeps its certificate, or
-// lack of one, as found.
-func ringCertify(a, b *geom.Body, r *Result) {
+// gapCertify turns a separated answer that ended MaxIterations into a
+// Converged and Certified one when the support planes prove it: its points
+// lie on the surfaces, each faces the other (Q − P on the outer side of the
+// tangent plane at P, P − Q at Q), and the gap between the bodies' exact
+// support planes normal to Q − P is within pairTol of |Q − P|. The gap
+// bounds the distance from below (for non-convex bodies too: it is their
+// hulls' separation along that normal) and |Q − P| from above, so the
+// answer is the minimum to within pairTol. (Rings of surface points
+// around each point, the first version of this check, passed pairs 9e-8
+// too far between nearly touching spheres and 7.7e-6 too far along a
+// pointy crease: review of 2026-11-25.) Newton stalls where no scheme
+// meets its tolerance, at pointy tips and on box-like faces, on points
+// that are often right.
+func gapCertify(a, b *geom.Body, r *Result) {
 	if r.Status != MaxIterations || !(r.Distance > 0) {
 		return
 	}
-	ta, tb := a.Pose.Transform(), b.Pose.Transform()
-	lp, lq := ta.InvPoint(r.P), tb.InvPoint(r.Q)
-	xa, xb := ta.InvPoint(r.Q), tb.InvPoint(r.P) // each point in the other body's frame
+	pr := newPair(a, b)
+	lp, lq := pr.ta.InvPoint(r.P), pr.tb.InvPoint(r.Q)
+	xa, xb := pr.ta.InvPoint(r.Q), pr.tb.InvPoint(r.P) // each point in the other body's frame
 	for _, c := range [2]struct {
 		s    *geom.Superovoid
 		p, x vec
 	}{{&a.Shape, lp, xa}, {&b.Shape, lq, xb}} {
-		if f, ok := c.s.Residual(c.p); !ok || !(math.Abs(f) <= 1e-12) {
+		if f, ok := c.s.Residual(c.p); !ok || !(math.Abs(f) <= gapOnSurface) {
 			return
 		}
-		// The other point must face the surface at this one: on a flat
-		// face's far side, as seen from the other body, a point is a
-		// local minimum of the distance over the surface too (a box's
-		// back face and a sphere's point in front of its front face
-		// passed the rings, 3.5 apart where the bodies are 1.5 apart:
-		// TestRingCertify).
 		if e, ok := c.s.Gradient(c.p); !ok || !(e.Grad.Dot(c.x.Sub(c.p)) > 0) {
 			return
 		}
 	}
-	if _, _, down := ringNearer(&a.Shape, xa, lp, xa.Sub(lp).Len()); down {
-		return
-	}
-	if _, _, down := ringNearer(&b.Shape, xb, lq, xb.Sub(lq).Len()); down {
-		return
-	}
-	r.Status = Converged
-	if r.NonConvex == 0 {
-		r.Certified = true
+	d := r.Q.Sub(r.P)
+	c := candidate{valid: true, separated: true, sd: d.Len(), nP: d, lp: lp, lq: lq}
+	if gapCertified(&pr, &c) {
+		r.Status, r.Certified = Converged, true
 	}
 }
 
