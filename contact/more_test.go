@@ -701,3 +701,15 @@ func TestNearlyStationaryPolished(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryNilOptions: a nil *Options is DefaultOptions, not a panic
+// (review of 2026-11-25).
+func TestQueryNilOptions(t *testing.T) {
+	a := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
+	b := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{3, 0, 0}, Orientation: geom.Quat{W: 1}}}
+	opt := DefaultOptions()
+	got, want := Query(&a, &b, nil), Query(&a, &b, &opt)
+	if got.Status != Converged || got.Distance != want.Distance || got.Distance != 1 {
+		t.Errorf("nil options: %v %v, default options: %v %v", got.Status, got.Distance, want.Status, want.Distance)
+	}
+}
