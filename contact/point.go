@@ -579,10 +579,10 @@ func ridgeNearest(s *geom.Superovoid, x vec) (pts [3]vec) {
 			return p, p.Sub(x).Len()
 		}
 		const h = 2 * math.Pi / ridgeRays
-		bi, bd := -1, math.Inf(1)
+		bi, bd, bp := -1, math.Inf(1), vec{}
 		for i := 0; i < ridgeRays; i++ {
-			if _, d := at(h * float64(i)); d < bd {
-				bi, bd = i, d
+			if p, d := at(h * float64(i)); d < bd {
+				bi, bd, bp = i, d, p
 			}
 		}
 		if bi < 0 {
@@ -627,10 +627,9 @@ func ridgeNearest(s *geom.Superovoid, x vec) (pts [3]vec) {
 		} else if (bi-1)%tip == 0 {
 			refine(h*(fi-2), h*(fi-1))
 		}
+		pts[k] = bp
 		if bestD < bd {
 			pts[k] = best
-		} else {
-			pts[k], _ = at(h * fi)
 		}
 	}
 	return pts

@@ -368,7 +368,6 @@ func (s *Superovoid) RadialDistance(p Vec3) (float64, bool) {
 	if !(m > 0) {
 		return 0, false
 	}
-	u := Vec3{p[0] / m, p[1] / m, p[2] / m}
 	if tiny := 1e-100 * min(s.A[0], min(s.A[1], s.A[2])); m < tiny {
 		// Within 1e-150 of the centre the logarithms of G are floored (a
 		// unit sphere's estimate read −3.9e-11 at 1e-160 from its centre,
@@ -377,6 +376,7 @@ func (s *Superovoid) RadialDistance(p Vec3) (float64, bool) {
 		// being the same for every point of a ray of a superellipsoid
 		// (G^(e2/2) is homogeneous of degree 1), and as good an estimate
 		// near the centre of a tapered one.
+		u := Vec3{p[0] / m, p[1] / m, p[2] / m}
 		lu := u.Len()
 		q := u.Mul(tiny / lu)
 		lg, ok := s.logG(q)

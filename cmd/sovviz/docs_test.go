@@ -27,6 +27,28 @@ func codeBlockAfter(t *testing.T, doc, marker string) []string {
 	return strings.Split(strings.TrimRight(rest[:end], "\n"), "\n")
 }
 
+// checkDocExample runs cmd on the code block after inMarker in doc and
+// checks its output against the block after outMarker, byte for byte, and
+// its exit status against code.
+func checkDocExample(t *testing.T, doc, cmd, inMarker, outMarker string, code int) {
+	t.Helper()
+	in := codeBlockAfter(t, doc, inMarker)
+	want := codeBlockAfter(t, doc, outMarker)
+	out, _, got := runCmd(t, strings.Join(in, "\n")+"\n", cmd)
+	if got != code {
+		t.Errorf("%s: exit %d, docs say %d", inMarker, got, code)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%s: %d answers, docs show %d", inMarker, len(lines), len(want))
+	}
+	for i := range lines {
+		if lines[i] != want[i] {
+			t.Errorf("%s line %d:\n got  %s\n docs %s", inMarker, i+1, lines[i], want[i])
+		}
+	}
+}
+
 // The examples of docs/query.md are what sovviz query prints: the answers
 // to ex.jsonl and errors.jsonl, byte for byte, with the documented exit
 // statuses.
@@ -36,29 +58,8 @@ func TestQueryDocExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	for _, c := range []struct {
-		in, out string
-		code    int
-	}{
-		{"`ex.jsonl`:", "`sovviz query -in ex.jsonl` answers", 0},
-		{"`errors.jsonl`:", "`sovviz query -in errors.jsonl` answers", 1},
-	} {
-		in := codeBlockAfter(t, doc, c.in)
-		want := codeBlockAfter(t, doc, c.out)
-		out, _, code := runCmd(t, strings.Join(in, "\n")+"\n", "query")
-		if code != c.code {
-			t.Errorf("%s: exit %d, docs say %d", c.in, code, c.code)
-		}
-		got := strings.Split(strings.TrimRight(out, "\n"), "\n")
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d answers, docs show %d", c.in, len(got), len(want))
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Errorf("%s line %d:\n got  %s\n docs %s", c.in, i+1, got[i], want[i])
-			}
-		}
-	}
+	checkDocExample(t, doc, "query", "`ex.jsonl`:", "`sovviz query -in ex.jsonl` answers", 0)
+	checkDocExample(t, doc, "query", "`errors.jsonl`:", "`sovviz query -in errors.jsonl` answers", 1)
 }
 
 // The examples of docs/query.md's "sovviz point" and "sovviz plane" are
@@ -70,24 +71,6 @@ func TestPointPlaneDocExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	for _, c := range []struct{ cmd, in, out string }{
-		{"point", "`points.jsonl`:", "`sovviz point -in points.jsonl` answers"},
-		{"plane", "`planes.jsonl`:", "`sovviz plane -in planes.jsonl` answers"},
-	} {
-		in := codeBlockAfter(t, doc, c.in)
-		want := codeBlockAfter(t, doc, c.out)
-		out, _, code := runCmd(t, strings.Join(in, "\n")+"\n", c.cmd)
-		if code != 1 {
-			t.Errorf("%s: exit %d, docs say 1", c.cmd, code)
-		}
-		got := strings.Split(strings.TrimRight(out, "\n"), "\n")
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d answers, docs show %d", c.cmd, len(got), len(want))
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Errorf("%s line %d:\n got  %s\n docs %s", c.cmd, i+1, got[i], want[i])
-			}
-		}
-	}
+	checkDocExample(t, doc, "point", "`points.jsonl`:", "`sovviz point -in points.jsonl` answers", 1)
+	checkDocExample(t, doc, "plane", "`planes.jsonl`:", "`sovviz plane -in planes.jsonl` answers", 1)
 }

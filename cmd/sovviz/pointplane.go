@@ -8,8 +8,6 @@ package main
 // failed.
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -28,19 +26,23 @@ func init() {
 	commands["plane"] = command{"answer JSON Lines body–plane distances (stdin or -in FILE) with JSON Lines", runPlane}
 }
 
-// pointInput is one parsed line of "sovviz point".
-type pointInput struct {
+// bodyLine is what the lines of "sovviz point" and "sovviz plane" share:
+// the optional id and one body.
+type bodyLine struct {
 	id    string
 	hasID bool
 	body  geom.Body
-	x     geom.Vec3
+}
+
+// pointInput is one parsed line of "sovviz point".
+type pointInput struct {
+	bodyLine
+	x geom.Vec3
 }
 
 // planeInput is one parsed line of "sovviz plane".
 type planeInput struct {
-	id    string
-	hasID bool
-	body  geom.Body
+	bodyLine
 	plane contact.Plane
 }
 
@@ -81,25 +83,36 @@ func lineFields(line []byte, known []string) (map[string]json.RawMessage, error)
 	return objectFields(line, "", known)
 }
 
-// parsePointLine parses {"id": ..., "body": OBJECT, "point": [x, y, z]}.
-func parsePointLine(line []byte) (in pointInput, err error) {
+// parseBodyLine checks that line is a JSON object of the members "id"
+// (optional), "body" and extra, reads the id and the body, and returns the
+// members for the caller to read extra from. On error it still echoes the
+// id when there is a readable one.
+func parseBodyLine(line []byte, extra string) (bl bodyLine, fields map[string]json.RawMessage, err error) {
 	defer func() {
-		if err != nil && !in.hasID {
-			in.id, in.hasID = probeID(line)
+		if err != nil && !bl.hasID {
+			bl.id, bl.hasID = probeID(line)
 		}
 	}()
-	fields, err := lineFields(line, []string{"id", "body", "point"})
-	if err != nil {
-		return in, err
+	if fields, err = lineFields(line, []string{"id", "body", extra}); err != nil {
+		return bl, nil, err
 	}
-	if in.id, in.hasID, err = lineID(fields); err != nil {
-		return in, err
+	if bl.id, bl.hasID, err = lineID(fields); err != nil {
+		return bl, nil, err
 	}
 	raw, ok := fields["body"]
 	if !ok {
-		return in, errAt("body", "missing (required: an object with \"shape\" and optional \"pose\")")
+		return bl, nil, errAt("body", "missing (required: an object with \"shape\" and optional \"pose\")")
 	}
-	if in.body, err = parseObject(raw, "body"); err != nil {
+	if bl.body, err = parseObject(raw, "body"); err != nil {
+		return bl, nil, err
+	}
+	return bl, fields, nil
+}
+
+// parsePointLine parses {"id": ..., "body": OBJECT, "point": [x, y, z]}.
+func parsePointLine(line []byte) (in pointInput, err error) {
+	var fields map[string]json.RawMessage
+	if in.bodyLine, fields, err = parseBodyLine(line, "point"); err != nil {
 		return in, err
 	}
 	if err := numbers(fields, "point", "", in.x[:], true); err != nil {
@@ -119,23 +132,8 @@ func parsePointLine(line []byte) (in pointInput, err error) {
 // side. A normal that is not unit is normalised, and the offset with it
 // (the same plane).
 func parsePlaneLine(line []byte) (in planeInput, err error) {
-	defer func() {
-		if err != nil && !in.hasID {
-			in.id, in.hasID = probeID(line)
-		}
-	}()
-	fields, err := lineFields(line, []string{"id", "body", "plane"})
-	if err != nil {
-		return in, err
-	}
-	if in.id, in.hasID, err = lineID(fields); err != nil {
-		return in, err
-	}
-	raw, ok := fields["body"]
-	if !ok {
-		return in, errAt("body", "missing (required: an object with \"shape\" and optional \"pose\")")
-	}
-	if in.body, err = parseObject(raw, "body"); err != nil {
+	var fields map[string]json.RawMessage
+	if in.bodyLine, fields, err = parseBodyLine(line, "plane"); err != nil {
 		return in, err
 	}
 	praw, ok := fields["plane"]
@@ -217,10 +215,6 @@ func runPlane(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runLines("plane", "Answers each line {\"id\", \"body\", \"plane\"} with the signed distance between the body and the plane", args, stdin, stdout, stderr, answerPlaneLine)
 }
 
-// lineAnswerer answers one non-empty input line into out and reports
-// whether the line failed (status error or failed).
-type lineAnswerer func(out []byte, text []byte, tooLong bool, lineNo int, times []int64) ([]byte, bool)
-
 // runLines is the shared main of "sovviz point" and "sovviz plane".
 func runLines(name, what string, args []string, stdin io.Reader, stdout, stderr io.Writer, answer lineAnswerer) int {
 	la, err := parseLineArgs(name, what, args, stderr)
@@ -247,52 +241,6 @@ func runLines(name, what string, args []string, stdin io.Reader, stdout, stderr 
 		return 1
 	}
 	return 0
-}
-
-// answerLines streams src to dst line by line, flushing whenever no whole
-// input line is buffered (as answerQueries does, for programs driving
-// sovviz through a pipe), and returns how many lines failed.
-func answerLines(src io.Reader, dst io.Writer, timing int, answer lineAnswerer) (bad int, err error) {
-	br := bufio.NewReaderSize(src, 64<<10)
-	bw := bufio.NewWriterSize(dst, 64<<10)
-	var times []int64
-	if timing > 0 {
-		times = make([]int64, timing)
-	}
-	var lineBuf, out []byte
-	for lineNo := 1; ; lineNo++ {
-		if !lineBuffered(br) {
-			if err := bw.Flush(); err != nil {
-				return bad, fmt.Errorf("writing answers: %w", err)
-			}
-		}
-		line, tooLong, rerr := readLine(br, lineBuf[:0], maxQueryLine)
-		lineBuf = line[:0]
-		if rerr != nil && rerr != io.EOF {
-			bw.Flush()
-			return bad, fmt.Errorf("line %d: %w", lineNo, rerr)
-		}
-		if lineNo == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-		}
-		if text := bytes.TrimSpace(line); len(text) > 0 || tooLong {
-			var failed bool
-			out, failed = answer(out[:0], text, tooLong, lineNo, times)
-			if failed {
-				bad++
-			}
-			if _, err := bw.Write(out); err != nil {
-				return bad, fmt.Errorf("writing answers: %w", err)
-			}
-		}
-		if rerr == io.EOF {
-			break
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return bad, fmt.Errorf("writing answers: %w", err)
-	}
-	return bad, nil
 }
 
 // lineWriter appends one output line's members in order.

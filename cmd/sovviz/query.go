@@ -136,22 +136,25 @@ func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// answerQueries streams src to dst line by line and returns how many lines
-// got status "error" or "failed". Output is buffered but flushed whenever
-// the input has no whole line buffered, so that a program driving sovviz
-// through a pipe, one line at a time, gets each answer without waiting for
-// the end of its input (nor for the rest of a line it has begun to write).
-func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err error) {
+// lineAnswerer answers one non-empty input line into out and reports
+// whether the line failed (status error or failed).
+type lineAnswerer func(out []byte, text []byte, tooLong bool, lineNo int, times []int64) ([]byte, bool)
+
+// answerLines is the loop of every JSON Lines command: it streams src to
+// dst line by line, answering each non-blank line (or over-long one) with
+// answer, and returns how many lines failed. Output is buffered but flushed
+// whenever the input has no whole line buffered, so that a program driving
+// sovviz through a pipe, one line at a time, gets each answer without
+// waiting for the end of its input (nor for the rest of a line it has begun
+// to write).
+func answerLines(src io.Reader, dst io.Writer, timing int, answer lineAnswerer) (bad int, err error) {
 	br := bufio.NewReaderSize(src, 64<<10)
 	bw := bufio.NewWriterSize(dst, 64<<10)
-	sv := contact.NewSolver(qa.opt)
 	var times []int64
-	if qa.timing > 0 {
-		times = make([]int64, qa.timing)
+	if timing > 0 {
+		times = make([]int64, timing)
 	}
 	var lineBuf, out []byte
-	var last warmAnswers
-	seq := 0 // answered lines so far (the line numbers of -warm's window)
 	for lineNo := 1; ; lineNo++ {
 		if !lineBuffered(br) {
 			if err := bw.Flush(); err != nil {
@@ -165,20 +168,14 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 			return bad, fmt.Errorf("line %d: %w", lineNo, rerr)
 		}
 		if lineNo == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
-		text := bytes.TrimSpace(line)
-		if len(text) > 0 || tooLong {
-			var lw *warmAnswers
-			if qa.warm {
-				last.now, lw = seq, &last
-			}
-			seq++
-			a := answerLine(sv, text, tooLong, lineNo, times, lw)
-			if a.res == nil || a.res.Status == contact.Failed {
+		if text := bytes.TrimSpace(line); len(text) > 0 || tooLong {
+			var failed bool
+			out, failed = answer(out[:0], text, tooLong, lineNo, times)
+			if failed {
 				bad++
 			}
-			out = appendAnswer(out[:0], &a)
 			if _, err := bw.Write(out); err != nil {
 				return bad, fmt.Errorf("writing answers: %w", err)
 			}
@@ -191,6 +188,23 @@ func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err er
 		return bad, fmt.Errorf("writing answers: %w", err)
 	}
 	return bad, nil
+}
+
+// answerQueries answers src's queries into dst on one solver (answerLines)
+// and returns how many lines got status "error" or "failed".
+func answerQueries(src io.Reader, dst io.Writer, qa *queryArgs) (bad int, err error) {
+	sv := contact.NewSolver(qa.opt)
+	var last warmAnswers
+	seq := 0 // answered lines so far (the line numbers of -warm's window)
+	return answerLines(src, dst, qa.timing, func(out, text []byte, tooLong bool, lineNo int, times []int64) ([]byte, bool) {
+		var lw *warmAnswers
+		if qa.warm {
+			last.now, lw = seq, &last
+		}
+		seq++
+		a := answerLine(sv, text, tooLong, lineNo, times, lw)
+		return appendAnswer(out, &a), a.res == nil || a.res.Status == contact.Failed
+	})
 }
 
 // warmAnswers holds, for -warm, the last answer of each id, with the
