@@ -494,6 +494,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.ridgeSearch(m, &pr, &best, res)
 		ridged = true
 	}
+	if !best.valid || !best.converged {
+		sv.touchRescue(&pr, seen, &best, res)
+	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
 		sv.fail(&pr, res)
@@ -1621,5 +1624,38 @@ func (sv *Solver) stalledGuessAscent(pr *pair, seen vec, best *candidate, res *R
 	if ok && c.valid && !c.separated && better(&c, best) && c.sd > best.cmpSD()+pairTol(pr) {
 		*best = c
 		res.Fallback = true
+	}
+}
+
+// touchRescue climbs the exact gap (supportRefine) from the best pair's
+// normal, the cold guess's direction and the centres' line, for a query
+// that no stage has answered converged, and keeps what it finds when
+// better: most such pairs are two pointy bodies resting tip to tip or tip
+// to ridge, which the ascent reaches from one of these directions and
+// proves touching from the supports alone (touchingPair), where the common-
+// normal schemes stall on the tips. It runs on no pair of the paper battery,
+// every one of which converges before it.
+func (sv *Solver) touchRescue(pr *pair, seen vec, best *candidate, res *Result) {
+	var dirs [3]vec
+	nd := 0
+	if best.placed() && best.nP.Len() > 0 {
+		dirs[nd] = best.nP
+		nd++
+	}
+	if seen.Len() > 0 {
+		dirs[nd] = seen
+		nd++
+	}
+	if c := pr.tb.T.Sub(pr.ta.T); c.Len() > 0 {
+		dirs[nd] = c
+		nd++
+	}
+	for i := 0; i < nd; i++ {
+		c, ok := sv.supportRefine(pr, dirs[i].Normalize(), res)
+		if ok && c.converged && better(&c, best) {
+			*best = c
+			res.Fallback = true
+			return
+		}
 	}
 }

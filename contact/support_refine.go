@@ -113,5 +113,42 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 	// shape's support jumps across a dent), the points are still the seeds
 	// the caller polishes with Newton.
 	c.lp, c.lq = lp, lq
+	if !c.valid {
+		if t, ok := touchingPair(pr, n, g, P, Q, lp, lq); ok {
+			return t, true
+		}
+	}
 	return c, c.valid
+}
+
+// touchingPair answers a pair from the supports along n alone, when they
+// pin it: for any unit n the signed distance lies between the gap g along
+// n and the support points' distance |Q − P| (separated, the bodies are at
+// least as far apart as their hulls, at least g, and P and Q are |Q − P|
+// apart; overlapping, translating b by −g along n separates the hulls,
+// hence the bodies, and a signed distance ≤ 0 ≤ |Q − P|), so when the two
+// are within pairTol the answer is proven: |Q − P| for a separated pair
+// (g > 0), the pair's own distance, and g for an overlap. classify refuses
+// such a pair when a witness is a pointy tip, whose normal turns through
+// tens of degrees within 1e-10 of it: two pointy bodies resting tip to tip
+// ended failed or max_iterations (TestTouchingPointyPairs). Its normals
+// are ±n, a normal of each hull at its point (dual, as GJK's).
+func touchingPair(pr *pair, n vec, g float64, P, Q, lp, lq vec) (candidate, bool) {
+	d := Q.Sub(P).Len()
+	if !(d-g <= pairTol(pr)) {
+		return candidate{}, false
+	}
+	c := candidate{valid: true, converged: true, separated: g > 0, sd: g, method: Implicit, dual: true}
+	if c.separated {
+		c.sd = d
+	}
+	c.lp, c.lq = lp, lq
+	c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
+	// (P and Q are relative to a's position; the candidate's are world
+	// points.)
+	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
+	c.nP, c.nQ = n, n.Mul(-1)
+	c.certChecked, c.certified = true, true
+	c.mtdCertified = !c.separated
+	return c, true
 }

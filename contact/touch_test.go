@@ -25,8 +25,10 @@ import (
 //
 // The 2,000-pair run passes since the two wrong converged answers it found
 // were mended (TestTouchingPointyTips holds both); it counts 3 failed
-// answers at g = 0 and 6 at −1e-10 (the distance is then an estimate) and
-// 8 and 4 max_iterations ones, up to 1.1e-5 and 3.1e-4 above g. (Checking every
+// answers at g = 0 and 3 at −1e-10 (the distance is then an estimate) and
+// one max_iterations answer at g = 0, 1.3e-8 above it (before the supports'
+// proof of touching pairs, touchRescue, 3 and 6 failed and 8 and 4
+// max_iterations, up to 1.1e-5 and 3.1e-4 above g). (Checking every
 // non-convex overlap with the hulls' expanding polytope from 0.3 of the
 // smallest semi-axis, as convex ones are, instead of from 1.0 (checkMTD),
 // had mended the first too, but made the paper battery's cold overlapping
@@ -74,15 +76,16 @@ func TestTouchingPointyPairs(t *testing.T) {
 	}
 }
 
-// TestTouchingPointyTips holds the two pairs of TestTouchingPointyPairs'
-// 2,000-pair run that were answered wrong and converged, each with every
-// scheme; both touch at a pointy tip. Pair 140, 1e-10 deep: the cold
-// start stalled on the tip and the multi-start's pair, a local maximum of
-// the hulls' gap 0.147 deep, was the answer (stalledGuessAscent). Pair
-// 1716, touching: Newton's last-step shortcut stepped the tip 1.4e-8 off
-// its surface, answering 7.6e-9 deep (stepOnSurfaces). The answer must be
-// converged, within 1e-9 of the size of g, with both points on their
-// surfaces.
+// TestTouchingPointyTips holds pairs of TestTouchingPointyPairs' 2,000-pair
+// run, each with every scheme; all touch at a pointy tip. Pair 140, 1e-10
+// deep, was answered 0.147 deep: the cold start stalled on the tip and the
+// multi-start's pair, a local maximum of the hulls' gap, was the answer
+// (stalledGuessAscent). Pair 1716, touching, was answered 7.6e-9 deep:
+// Newton's last-step shortcut stepped the tip 1.4e-8 off its surface
+// (stepOnSurfaces). Pair 1867, touching tip to ridge, ended max_iterations
+// 3.2e-6 apart: every start stalled, and the supports now prove it
+// (touchRescue, touchingPair). The answer must be converged, within 1e-9 of
+// the size of g, with both points on their surfaces.
 func TestTouchingPointyTips(t *testing.T) {
 	cases := []struct {
 		name string
@@ -95,6 +98,9 @@ func TestTouchingPointyTips(t *testing.T) {
 		{"pair 1716", 0,
 			geom.Body{Shape: geom.Superovoid{A: [3]float64{0.49855674590751353, 0.80499406100232407, 1.7548719787030942}, Eps: [2]float64{1.6972779057279788, 1.8354246725514738}, Taper: [2]float64{0.3292322975228964, -0.051966730638005609}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 0}, Orientation: geom.Quat{W: -0.28877739224264209, V: geom.Vec3{0.12149049639602902, -0.66815358688694293, 0.67484699106175017}}}},
 			geom.Body{Shape: geom.Superovoid{A: [3]float64{0.83926616481587257, 1.1776016715646123, 1.6143632726112955}, Eps: [2]float64{1.8392621292949276, 0.76692132546074165}, Taper: [2]float64{0.40071499231197061, -0.27982472478744125}}, Pose: geom.Pose{Position: geom.Vec3{-1.0442374702637138, 2.8958439556353746, 0.6978871164366276}, Orientation: geom.Quat{W: 0.17076362187547797, V: geom.Vec3{-0.16664056874161418, -0.1739788382512969, -0.95540675637875261}}}}},
+		{"pair 1867", 0,
+			geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7037173082839585, 0.31442298418240894, 0.50864618293376129}, Eps: [2]float64{1.7537516519092773, 1.7035596011206966}, Taper: [2]float64{-0.20849141205343125, -0.45766770176998528}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 0}, Orientation: geom.Quat{W: 0.14577176422758811, V: geom.Vec3{0.75222642204282042, 0.26151234947380891, -0.58695595559404745}}}},
+			geom.Body{Shape: geom.Superovoid{A: [3]float64{1.6149710712878367, 0.30797469868768207, 1.2683558093031022}, Eps: [2]float64{0.56190320943342253, 1.7103598183673752}, Taper: [2]float64{-0.29938331754096037, 0.49538444342609933}}, Pose: geom.Pose{Position: geom.Vec3{-0.089545229946118965, 0.51626039670193113, 2.5119285546082901}, Orientation: geom.Quat{W: -0.14979621596367393, V: geom.Vec3{-0.15490091997492164, 0.90696187141899298, -0.36192121030142083}}}}},
 	}
 	for _, tc := range cases {
 		for _, m := range allMethods {
@@ -108,6 +114,56 @@ func TestTouchingPointyTips(t *testing.T) {
 			if r.Status != Converged || !(math.Abs(r.Distance-tc.g) <= tol) || !okA || !okB || !(math.Abs(fa) <= 1e-9) || !(math.Abs(fb) <= 1e-9) {
 				t.Errorf("%s, %v: %v %.6g (want %g), residuals %.2g %.2g", tc.name, m, r.Status, r.Distance, tc.g, fa, fb)
 			}
+		}
+	}
+}
+
+// TestSupportBoundsBracket checks the lemma behind touchingPair against
+// closed forms: for any unit n, the gap g along n (exact supports) and the
+// support points' distance |Q − P| bracket the signed distance. Spheres'
+// signed distance is |c| − r1 − r2 (separated and overlapping), and an
+// axis-aligned ellipsoid resting on another's pole along z touches it.
+func TestSupportBoundsBracket(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 3))
+	met := 0
+	for i := 0; i < 2000; i++ {
+		r1, r2 := 0.3+1.7*r.Float64(), 0.3+1.7*r.Float64()
+		c := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul((r1 + r2) * (0.5 + r.Float64()))
+		a := geom.Body{Shape: geom.Sphere(r1), Pose: geom.Pose{Orientation: randQuat(r)}}
+		b := geom.Body{Shape: geom.Sphere(r2), Pose: geom.Pose{Position: c, Orientation: randQuat(r)}}
+		want := c.Len() - r1 - r2
+		pr := newPair(&a, &b)
+		// Directions from the centres' line to anywhere (n·c < 0 too);
+		// every other one the line itself, where separated bounds meet.
+		n := c.Normalize()
+		if i%2 == 0 {
+			n = n.Add(geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(r.Float64() * 2)).Normalize()
+		}
+		w, _, _ := diffSupport(&pr, n) // P − Q
+		g, d := n.Dot(w.Mul(-1)), w.Len()
+		if !(g <= want+1e-12) || !(want <= d+1e-12) {
+			t.Errorf("spheres %d: %.17g not in [%.17g, %.17g]", i, want, g, d)
+		}
+		if tp, ok := touchingPair(&pr, n, g, vec{}, w.Mul(-1), vec{}, vec{}); ok {
+			met++
+			if math.Abs(tp.sd-want) > pairTol(&pr) || tp.separated != (want > 0) {
+				t.Errorf("spheres %d: touchingPair %.17g, want %.17g", i, tp.sd, want)
+			}
+		}
+	}
+	if met < 300 {
+		t.Errorf("the bounds met on %d pairs only", met)
+	}
+	// Two ellipsoids touching pole to pole: the bounds meet along z only.
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.5, 0.8, 1.2}, Eps: [2]float64{1, 1}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1, 0.4, 0.7}, Eps: [2]float64{1, 1}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 1.9}, Orientation: geom.Quat{W: 1}}}
+	a.Pose.Orientation = geom.Quat{W: 1}
+	pr := newPair(&a, &b)
+	for _, n := range []geom.Vec3{{0, 0, 1}, geom.Vec3{0.01, 0, 1}.Normalize()} {
+		w, _, _ := diffSupport(&pr, n)
+		tp, ok := touchingPair(&pr, n, n.Dot(w.Mul(-1)), vec{}, w.Mul(-1), vec{}, vec{})
+		if want := n[0] == 0; ok != want || ok && math.Abs(tp.sd) > pairTol(&pr) {
+			t.Errorf("poles along %v: touchingPair %v %.3g, want ok = %v at 0", n, ok, tp.sd, want)
 		}
 	}
 }
