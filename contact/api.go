@@ -178,7 +178,9 @@ type Result struct {
 	// distance equals the gap between the exact support planes along its
 	// normal (so no pair of the bodies can be closer), or an overlapping
 	// pair of convex shapes whose translation distance the expanding
-	// polytope proved minimal (Options.CertifyOverlap, and deep overlaps).
+	// polytope proved minimal (Options.CertifyOverlap, and deep overlaps),
+	// or a touching pair of convex shapes (distance 0) whose exact supports
+	// along the normal pin the distance to 0 within tolerance.
 	Certified bool
 	// Polytope counts the support points of the expanding polytope spent on
 	// the answer: checking an overlapping one, or looking for an overlap

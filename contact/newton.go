@@ -173,7 +173,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 			// floating-point max.
 			norm := math.Float64frombits(absBits6(&dx))
 			short := mu == 0 && norm <= finalStep*maxStep && cur < 1e-12
-			if short && !smoothFinal(m, pr, sys, norm, tol, L) && !stepOnSurfaces(m, pr, trial, &x, &dx) {
+			if short && !smoothFinal(m, pr, sys, norm, tol) && !stepOnSurfaces(pr, trial, &x, &dx) {
 				short = false // (the run goes on, and damps)
 			}
 			if short {
@@ -404,59 +404,53 @@ const (
 const finalStep = 4e-6
 
 // smoothFinal reports whether the last-step shortcut's premise holds at
-// sys's points: that the step's error is of the order of its square, with
-// the bodies' size as the curvature scale. Next to the plane of an
-// exponent e in (1, 2) (p = 2/e between 1 and 2) the normal turns on the
-// scale of the coordinate u itself (the gradient goes like |u|^(p−1), its
-// derivative like |u|^(p−2)), so the error after a step s is of order
-// s²/|u|: the shortcut needs |u| ≥ s²/tol there (tol in length units).
-// Elsewhere the caller's step bound decides alone; where it refuses, the
-// caller checks the step's points (stepOnSurfaces).
-func smoothFinal(m Method, pr *pair, sys *system, s, tol, L float64) bool {
+// sys's points for the implicit scheme: that the step's error is of the
+// order of its square, with the bodies' size as the curvature scale. Next
+// to the plane of an exponent e in (1, 2) (p = 2/e between 1 and 2) the
+// normal turns on the scale of the coordinate u itself (the gradient goes
+// like |u|^(p−1), its derivative like |u|^(p−2)), so the error after a
+// step s is of order s²/|u|: the shortcut needs |u| ≥ s²/tol there (tol
+// in length units). Elsewhere the caller's step bound decides alone; where
+// it refuses, the caller checks the step's points (stepOnSurfaces). The
+// other schemes' points lie on their surfaces by construction, which is
+// all that check asks.
+func smoothFinal(m Method, pr *pair, sys *system, s, tol float64) bool {
 	if m != Implicit {
-		// The parametric unknowns are angles: their step moves a point
-		// by up to L times as much (tol is already in radians).
-		s *= L
-		tol *= L
+		return true
 	}
 	lim := s * s / tol
 	return smoothAt(pr.a, sys.localP, lim) && smoothAt(pr.b, sys.localQ, lim)
 }
 
-// stepOnSurfaces evaluates s (the trial buffer) at x + dx and reports
-// whether both points lie on their surfaces there, their locus residuals
-// F = (e2/2)·ln G within tipLocus: where smoothFinal refuses the last-step
-// shortcut's premise, Newton's step is no estimate of the error, and the
-// points must be checked. The normals' equations are not: next to a tip
-// the normal turns through degrees within 1e-10, and the step from an
-// iterate of merit 1e-18 left them at 1e-2 with both points on their
-// surfaces to 1e-11, the distance right to 1e-11; the step off the pole of
-// TestTouchingPointyTips left the tip 1.4e-8 off its surface, the distance
-// 7.6e-9 too deep. (The parametric scheme's points are on their surfaces
-// by construction.)
-func stepOnSurfaces(m Method, pr *pair, s *system, x, dx *[6]float64) bool {
-	if m == Parametric {
-		return true
-	}
+// stepOnSurfaces evaluates s (the trial buffer) at the implicit unknowns
+// x + dx and reports whether both points lie on their surfaces there, their
+// locus residuals F = (e2/2)·ln G within tipLocus: where smoothFinal
+// refuses the last-step shortcut's premise, Newton's step is no estimate
+// of the error, and the points must be checked. The normals' equations are
+// not: next to a tip the normal turns through degrees within 1e-10, and
+// the step from an iterate of merit 1e-18 left them at 1e-2 with both
+// points on their surfaces to 1e-11, the distance right to 1e-11; the step
+// off the pole of TestTouchingPointyTips left the tip 1.4e-8 off its
+// surface, the distance 7.6e-9 too deep.
+func stepOnSurfaces(pr *pair, s *system, x, dx *[6]float64) bool {
 	xn := [6]float64{x[0] + dx[0], x[1] + dx[1], x[2] + dx[2], x[3] + dx[3], x[4] + dx[4], x[5] + dx[5]}
-	if m != Implicit {
-		xn[0], xn[1] = wrapParams(xn[0], xn[1])
-		xn[2], xn[3] = wrapParams(xn[2], xn[3])
-	}
-	return s.eval(m, pr, &xn, false) && math.Abs(s.Fa) <= tipLocus && math.Abs(s.Fb) <= tipLocus
+	return s.eval(Implicit, pr, &xn, false) && math.Abs(s.Fa) <= tipLocus && math.Abs(s.Fb) <= tipLocus
 }
 
 // tipLocus bounds the locus residuals stepOnSurfaces accepts: a point
 // within about 1e-10 of its surface, relatively.
 const tipLocus = 1e-10
 
-// smoothAt reports whether no coordinate of the local point x whose
-// exponent lies in (1, 2) is within lim of its plane.
+// smoothAt reports whether the local point x is farther than lim from
+// every plane and axis where an exponent in (1, 2) makes the surface
+// non-smooth: the planes x = 0 and y = 0 for e1 (the meridians' ridges),
+// z = 0 for e2 (the equator's), and the z axis for e2 too (the poles,
+// where the section's size goes like ρ^(2/e2)).
 func smoothAt(s *geom.Superovoid, x vec, lim float64) bool {
 	if s.Eps[0] > 1 && (math.Abs(x[0]) < lim || math.Abs(x[1]) < lim) {
 		return false
 	}
-	return !(s.Eps[1] > 1 && math.Abs(x[2]) < lim)
+	return !(s.Eps[1] > 1 && (math.Abs(x[2]) < lim || math.Abs(x[0]) < lim && math.Abs(x[1]) < lim))
 }
 
 // damp switches Levenberg–Marquardt's damping on, or raises it. Switched

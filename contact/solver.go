@@ -215,6 +215,9 @@ type candidate struct {
 	// than the surfaces' gradients, and whose points may lie inside the
 	// bodies by up to 1e-11 of their size (gjkSeparated).
 	dual bool
+	// touch: touchingPair answered (dual normals too, but no GJK answer for
+	// warm starts to go back to).
+	touch bool
 	// surfSD is an unconverged separated candidate's distance once finish
 	// moves its points onto the surfaces (onSurfaces), 0 when it would not
 	// move them: the distance the answer would give, which comparisons use
@@ -494,8 +497,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.ridgeSearch(m, &pr, &best, res)
 		ridged = true
 	}
-	if !best.valid || !best.converged {
-		sv.touchRescue(&pr, seen, &best, res)
+	if !best.valid {
+		sv.touchRescue(m, &pr, seen, &best, res)
 	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
@@ -520,6 +523,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		if best.lp != triedP || best.lq != triedQ {
 			sv.polishCusp(m, &pr, &best, res)
 		}
+	}
+	if !best.converged {
+		// (Last: a valid unconverged pair is still the stages' above to
+		// finish, the polytope's check among them; a converged pair from
+		// here pre-empted it and left a deep overlap max_iterations.)
+		sv.touchRescue(m, &pr, seen, &best, res)
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
@@ -1099,11 +1108,22 @@ func better(c, cur *candidate) bool {
 }
 
 // clearlyBetter is better, but against a converged best pair c must be
-// closer by more than tol (another scheme's pair beats the best only by
-// more than rounding: the same pair found again is no reason to answer
-// from it).
+// closer by more than tol, or, both overlapping, shallower by more than tol
+// (another scheme's pair beats the best only by more than rounding: the
+// same pair found again is no reason to answer from it).
 func clearlyBetter(c, best *candidate, tol float64) bool {
-	return better(c, best) && (!best.valid || !best.converged || c.cmpSD() < best.cmpSD()-tol)
+	if !better(c, best) {
+		return false
+	}
+	if !best.valid || !best.converged {
+		return true
+	}
+	if !c.separated && !best.separated {
+		// (Before the review of 4bf087d this case asked for a deeper
+		// pair, which better refuses: no overlap could replace another.)
+		return c.cmpSD() > best.cmpSD()+tol
+	}
+	return c.cmpSD() < best.cmpSD()-tol
 }
 
 // placed reports whether c has witness points to start from: a valid
@@ -1429,7 +1449,7 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	}
 	res.Certified = certified && c.converged
 	res.Method = c.method
-	res.dual = c.dual
+	res.dual = c.dual && !c.touch
 	res.warm = warmState{}
 	if c.method == Implicit && c.haveHess {
 		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb}
@@ -1619,23 +1639,22 @@ func (sv *Solver) stalledGuessAscent(pr *pair, seen vec, best *candidate, res *R
 		return
 	}
 	c, ok := sv.supportRefine(pr, n.Normalize(), res)
-	// (Shallower by more than rounding: clearlyBetter compares separated
-	// pairs.)
-	if ok && c.valid && !c.separated && better(&c, best) && c.sd > best.cmpSD()+pairTol(pr) {
+	if ok && c.valid && !c.separated && clearlyBetter(&c, best, pairTol(pr)) {
 		*best = c
 		res.Fallback = true
 	}
 }
 
-// touchRescue climbs the exact gap (supportRefine) from the best pair's
+// touchRescue climbs the exact gap (exactAscent) from the best pair's
 // normal, the cold guess's direction and the centres' line, for a query
 // that no stage has answered converged, and keeps what it finds when
-// better: most such pairs are two pointy bodies resting tip to tip or tip
-// to ridge, which the ascent reaches from one of these directions and
-// proves touching from the supports alone (touchingPair), where the common-
-// normal schemes stall on the tips. It runs on no pair of the paper battery,
-// every one of which converges before it.
-func (sv *Solver) touchRescue(pr *pair, seen vec, best *candidate, res *Result) {
+// better: the pair where the climb ends when classify accepts it, else
+// Newton's pair from its points (each scheme), else the supports' own
+// proof of a touching pair (touchingPair). Most such queries are two
+// pointy bodies resting tip to tip or tip to ridge, where the common-
+// normal starts stall on the tips. It runs on no pair of the paper
+// battery, every one of which converges before it.
+func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res *Result) {
 	var dirs [3]vec
 	nd := 0
 	if best.placed() && best.nP.Len() > 0 {
@@ -1650,9 +1669,29 @@ func (sv *Solver) touchRescue(pr *pair, seen vec, best *candidate, res *Result) 
 		dirs[nd] = c
 		nd++
 	}
+	var ends [3]ascentEnd
 	for i := 0; i < nd; i++ {
-		c, ok := sv.supportRefine(pr, dirs[i].Normalize(), res)
-		if ok && c.converged && better(&c, best) {
+		ends[i] = sv.exactAscent(pr, dirs[i].Normalize(), res)
+		c := sv.ascentPair(pr, &ends[i])
+		if c.valid && c.converged && better(&c, best) {
+			*best = c
+			res.Fallback = true
+			return
+		}
+		// (Only a converged pair replaces the best.)
+		for _, m2 := range schemesFrom(m) {
+			c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, ends[i].lp, ends[i].lq), res, sv.opt.MaxIter)
+			if c.valid && c.converged && better(&c, best) {
+				*best = c
+				res.Fallback = true
+				return
+			}
+		}
+	}
+	// No pair converged: the supports' proof, from the first climb whose
+	// bounds met.
+	for i := 0; i < nd; i++ {
+		if c, ok := touchingPair(pr, &ends[i]); ok && better(&c, best) {
 			*best = c
 			res.Fallback = true
 			return

@@ -37,6 +37,21 @@ func exactSupportOf(s *geom.Superovoid, n vec, convex bool) vec {
 // distance, which classify and the certificate then check on the bodies.
 // Returns false when the ascent fails.
 func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) {
+	e := sv.exactAscent(pr, n, res)
+	c := sv.ascentPair(pr, &e)
+	return c, c.valid
+}
+
+// ascentEnd is where exactAscent stopped: the direction n, the gap g along
+// it, the support points P and Q (relative to a's position) and their
+// local points.
+type ascentEnd struct {
+	n, P, Q, lp, lq vec
+	g               float64
+}
+
+// exactAscent is supportRefine's climb of the gap over directions.
+func (sv *Solver) exactAscent(pr *pair, n vec, res *Result) ascentEnd {
 	// P and Q are kept relative to a's position (Q from the difference of
 	// the positions): far from the origin, world points would round the
 	// gap to the positions' digits (1e-8 at 1e8) and stall the ascent there
@@ -97,6 +112,12 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 		}
 		n, g, P, Q, lp, lq = m, gm, Pm, Qm, lpm, lqm
 	}
+	return ascentEnd{n: n, P: P, Q: Q, lp: lp, lq: lq, g: g}
+}
+
+// ascentPair classifies the pair where exactAscent stopped.
+func (sv *Solver) ascentPair(pr *pair, e *ascentEnd) candidate {
+	g, P, Q, lp, lq := e.g, e.P, e.Q, e.lp, e.lq
 	var o newtonOutcome
 	// Converged only where the bounds meet: the gap along n is at most the
 	// hulls' distance and |Q − P| at least it, so their difference bounds
@@ -113,12 +134,7 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 	// shape's support jumps across a dent), the points are still the seeds
 	// the caller polishes with Newton.
 	c.lp, c.lq = lp, lq
-	if !c.valid {
-		if t, ok := touchingPair(pr, n, g, P, Q, lp, lq); ok {
-			return t, true
-		}
-	}
-	return c, c.valid
+	return c
 }
 
 // touchingPair answers a pair from the supports along n alone, when they
@@ -126,29 +142,32 @@ func (sv *Solver) supportRefine(pr *pair, n vec, res *Result) (candidate, bool) 
 // n and the support points' distance |Q − P| (separated, the bodies are at
 // least as far apart as their hulls, at least g, and P and Q are |Q − P|
 // apart; overlapping, translating b by −g along n separates the hulls,
-// hence the bodies, and a signed distance ≤ 0 ≤ |Q − P|), so when the two
-// are within pairTol the answer is proven: |Q − P| for a separated pair
-// (g > 0), the pair's own distance, and g for an overlap. classify refuses
-// such a pair when a witness is a pointy tip, whose normal turns through
-// tens of degrees within 1e-10 of it: two pointy bodies resting tip to tip
-// ended failed or max_iterations (TestTouchingPointyPairs). Its normals
-// are ±n, a normal of each hull at its point (dual, as GJK's).
-func touchingPair(pr *pair, n vec, g float64, P, Q, lp, lq vec) (candidate, bool) {
-	d := Q.Sub(P).Len()
-	if !(d-g <= pairTol(pr)) {
+// hence the bodies, and a signed distance ≤ 0 ≤ |Q − P|). When the two are
+// within pairTol: for g > 0 the bodies are separated and |Q − P| is their
+// distance, proven as the hull certificate proves (the gap between the
+// exact support planes); for g ≤ 0 the sign is not proven (the bodies can
+// be up to |Q − P| apart or up to −g deep), and the answer is 0, touching,
+// within pairTol either way, certified for a convex pair as the polytope
+// certifies a touching one (epaCheck), never for a non-convex one. Its
+// normals are ±n, a normal of each hull at its point (dual, as GJK's).
+// Only for pairs that no Newton start could converge (touchRescue): two
+// pointy bodies resting tip to tip, whose normals turn through tens of
+// degrees within 1e-10 of the tips (TestTouchingPointyPairs).
+func touchingPair(pr *pair, e *ascentEnd) (candidate, bool) {
+	d := e.Q.Sub(e.P).Len()
+	if !(d-e.g <= pairTol(pr)) {
 		return candidate{}, false
 	}
-	c := candidate{valid: true, converged: true, separated: g > 0, sd: g, method: Implicit, dual: true}
+	c := candidate{valid: true, converged: true, separated: e.g > 0, method: Implicit, dual: true, touch: true}
 	if c.separated {
 		c.sd = d
+		c.certChecked, c.certified = true, true
+	} else {
+		c.mtdCertified = pr.convex
 	}
-	c.lp, c.lq = lp, lq
-	c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
-	// (P and Q are relative to a's position; the candidate's are world
-	// points.)
-	c.P, c.Q = pr.ta.Point(lp), pr.tb.Point(lq)
-	c.nP, c.nQ = n, n.Mul(-1)
-	c.certChecked, c.certified = true, true
-	c.mtdCertified = !c.separated
+	c.lp, c.lq = e.lp, e.lq
+	c.x = [6]float64{c.lp[0], c.lp[1], c.lp[2], c.lq[0], c.lq[1], c.lq[2]}
+	c.P, c.Q = pr.ta.Point(c.lp), pr.tb.Point(c.lq)
+	c.nP, c.nQ = e.n, e.n.Mul(-1)
 	return c, true
 }

@@ -24,10 +24,9 @@ import (
 //	SOVVIZ_TOUCH_SWEEP=1 go test -count 1 -run TouchingPointyPairs -v ./contact
 //
 // The 2,000-pair run passes since the two wrong converged answers it found
-// were mended (TestTouchingPointyTips holds both); it counts 3 failed
+// were mended (TestTouchingPointyTips holds both); it counts 2 failed
 // answers at g = 0 and 3 at −1e-10 (the distance is then an estimate) and
-// one max_iterations answer at g = 0, 1.3e-8 above it (before the supports'
-// proof of touching pairs, touchRescue, 3 and 6 failed and 8 and 4
+// no max_iterations one (before touchRescue, 3 and 6 failed and 8 and 4
 // max_iterations, up to 1.1e-5 and 3.1e-4 above g). (Checking every
 // non-convex overlap with the hulls' expanding polytope from 0.3 of the
 // smallest semi-axis, as convex ones are, instead of from 1.0 (checkMTD),
@@ -83,9 +82,15 @@ func TestTouchingPointyPairs(t *testing.T) {
 // (stalledGuessAscent). Pair 1716, touching, was answered 7.6e-9 deep:
 // Newton's last-step shortcut stepped the tip 1.4e-8 off its surface
 // (stepOnSurfaces). Pair 1867, touching tip to ridge, ended max_iterations
-// 3.2e-6 apart: every start stalled, and the supports now prove it
-// (touchRescue, touchingPair). The answer must be converged, within 1e-9 of
-// the size of g, with both points on their surfaces.
+// 3.2e-6 apart: every start stalled; Newton now converges from the end
+// of the exact gap's climb from another direction (touchRescue). Pair 984,
+// touching tip to ridge, ended max_iterations; nothing converges there,
+// and the supports along the climb's end prove it touching (touchingPair).
+// Moved 1e-10 apart, it was answered −1.65e-10, certified, by a first
+// version of touchingPair that answered the last resort's climbs too
+// (review). The answer must be converged, within 1e-9 of the size of g,
+// with both points on their surfaces, separated when g > 0, and a touch or
+// overlap of a non-convex pair is never certified.
 func TestTouchingPointyTips(t *testing.T) {
 	cases := []struct {
 		name string
@@ -101,6 +106,8 @@ func TestTouchingPointyTips(t *testing.T) {
 		{"pair 1867", 0,
 			geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7037173082839585, 0.31442298418240894, 0.50864618293376129}, Eps: [2]float64{1.7537516519092773, 1.7035596011206966}, Taper: [2]float64{-0.20849141205343125, -0.45766770176998528}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 0}, Orientation: geom.Quat{W: 0.14577176422758811, V: geom.Vec3{0.75222642204282042, 0.26151234947380891, -0.58695595559404745}}}},
 			geom.Body{Shape: geom.Superovoid{A: [3]float64{1.6149710712878367, 0.30797469868768207, 1.2683558093031022}, Eps: [2]float64{0.56190320943342253, 1.7103598183673752}, Taper: [2]float64{-0.29938331754096037, 0.49538444342609933}}, Pose: geom.Pose{Position: geom.Vec3{-0.089545229946118965, 0.51626039670193113, 2.5119285546082901}, Orientation: geom.Quat{W: -0.14979621596367393, V: geom.Vec3{-0.15490091997492164, 0.90696187141899298, -0.36192121030142083}}}}},
+		{"pair 984", 0, geom.Body{Shape: geom.Superovoid{A: [3]float64{1.9175537834090677, 1.2021673247896654, 1.8180836079524585}, Eps: [2]float64{1.8982781945587486, 1.6830430785677137}, Taper: [2]float64{0.20470907304296682, -0.31981234807731729}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 0}, Orientation: geom.Quat{W: -0.15806419269517405, V: geom.Vec3{0.52944240720642, 0.82220123982906301, -0.13671711547076262}}}}, geom.Body{Shape: geom.Superovoid{A: [3]float64{1.2394352863516098, 0.74664874358095656, 1.6501398471892217}, Eps: [2]float64{0.11360031452892523, 1.8461641973145866}, Taper: [2]float64{0.21794935796603165, -0.36593916725954723}}, Pose: geom.Pose{Position: geom.Vec3{-1.1379205298313719, 3.1625638662437705, -0.55776340671577718}, Orientation: geom.Quat{W: -0.83986134054502515, V: geom.Vec3{-0.51848787235910465, -0.042723202864452761, -0.15484825737296803}}}}},
+		{"pair 984 moved 1e-10 apart", 1e-10, geom.Body{Shape: geom.Superovoid{A: [3]float64{1.9175537834090677, 1.2021673247896654, 1.8180836079524585}, Eps: [2]float64{1.8982781945587486, 1.6830430785677137}, Taper: [2]float64{0.20470907304296682, -0.31981234807731729}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 0}, Orientation: geom.Quat{W: -0.15806419269517405, V: geom.Vec3{0.52944240720642, 0.82220123982906301, -0.13671711547076262}}}}, geom.Body{Shape: geom.Superovoid{A: [3]float64{1.2394352863516098, 0.74664874358095656, 1.6501398471892217}, Eps: [2]float64{0.11360031452892523, 1.8461641973145866}, Taper: [2]float64{0.21794935796603165, -0.36593916725954723}}, Pose: geom.Pose{Position: geom.Vec3{-1.137920529845893, 3.1625638663396423, -0.55776340674022573}, Orientation: geom.Quat{W: -0.83986134054502515, V: geom.Vec3{-0.51848787235910465, -0.042723202864452761, -0.15484825737296803}}}}},
 	}
 	for _, tc := range cases {
 		for _, m := range allMethods {
@@ -113,6 +120,13 @@ func TestTouchingPointyTips(t *testing.T) {
 			fb, okB := tc.b.Shape.Residual(tb.InvPoint(r.Q))
 			if r.Status != Converged || !(math.Abs(r.Distance-tc.g) <= tol) || !okA || !okB || !(math.Abs(fa) <= 1e-9) || !(math.Abs(fb) <= 1e-9) {
 				t.Errorf("%s, %v: %v %.6g (want %g), residuals %.2g %.2g", tc.name, m, r.Status, r.Distance, tc.g, fa, fb)
+			}
+			// Separated by 1e-10 is proven (the support planes along the
+			// placing direction): the answer must say so. A non-convex
+			// pair's touch or overlap is never certified (its sign is not
+			// proven).
+			if tc.g > 0 && !(r.Distance > 0) || r.Distance <= 0 && r.NonConvex != 0 && r.Certified {
+				t.Errorf("%s, %v: %.6g certified %v", tc.name, m, r.Distance, r.Certified)
 			}
 		}
 	}
@@ -144,26 +158,30 @@ func TestSupportBoundsBracket(t *testing.T) {
 		if !(g <= want+1e-12) || !(want <= d+1e-12) {
 			t.Errorf("spheres %d: %.17g not in [%.17g, %.17g]", i, want, g, d)
 		}
-		if tp, ok := touchingPair(&pr, n, g, vec{}, w.Mul(-1), vec{}, vec{}); ok {
+		if tp, ok := touchingPair(&pr, &ascentEnd{n: n, g: g, Q: w.Mul(-1)}); ok {
 			met++
-			if math.Abs(tp.sd-want) > pairTol(&pr) || tp.separated != (want > 0) {
-				t.Errorf("spheres %d: touchingPair %.17g, want %.17g", i, tp.sd, want)
+			// Separated: proven, the distance. Otherwise the sign is not
+			// proven: touching, 0.
+			if math.Abs(tp.sd-want) > pairTol(&pr) || tp.separated != (g > 0) || !tp.separated && tp.sd != 0 {
+				t.Errorf("spheres %d: touchingPair %v %.17g, want %.17g", i, tp.separated, tp.sd, want)
 			}
 		}
 	}
 	if met < 300 {
 		t.Errorf("the bounds met on %d pairs only", met)
 	}
-	// Two ellipsoids touching pole to pole: the bounds meet along z only.
+	// Two ellipsoids touching pole to pole: the bounds meet along z and
+	// 1e-10 rad off it (where the gap is below 0 and |Q − P| above: no
+	// sign is proven, and the answer is 0), not 0.01 rad off.
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.5, 0.8, 1.2}, Eps: [2]float64{1, 1}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1, 0.4, 0.7}, Eps: [2]float64{1, 1}}, Pose: geom.Pose{Position: geom.Vec3{0, 0, 1.9}, Orientation: geom.Quat{W: 1}}}
 	a.Pose.Orientation = geom.Quat{W: 1}
 	pr := newPair(&a, &b)
-	for _, n := range []geom.Vec3{{0, 0, 1}, geom.Vec3{0.01, 0, 1}.Normalize()} {
+	for _, n := range []geom.Vec3{{0, 0, 1}, geom.Vec3{1e-10, 0, 1}.Normalize(), geom.Vec3{0.01, 0, 1}.Normalize()} {
 		w, _, _ := diffSupport(&pr, n)
-		tp, ok := touchingPair(&pr, n, n.Dot(w.Mul(-1)), vec{}, w.Mul(-1), vec{}, vec{})
-		if want := n[0] == 0; ok != want || ok && math.Abs(tp.sd) > pairTol(&pr) {
-			t.Errorf("poles along %v: touchingPair %v %.3g, want ok = %v at 0", n, ok, tp.sd, want)
+		tp, ok := touchingPair(&pr, &ascentEnd{n: n, g: n.Dot(w.Mul(-1)), Q: w.Mul(-1)})
+		if want := n[0] < 1e-3; ok != want || ok && (math.Abs(tp.sd) > pairTol(&pr) || tp.sd != 0 && !tp.separated) {
+			t.Errorf("poles along %v: touchingPair %v %v %.3g, want ok = %v at 0", n, ok, tp.separated, tp.sd, want)
 		}
 	}
 }

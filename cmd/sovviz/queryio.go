@@ -480,6 +480,9 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	case r.Certified:
 		return msg + "; still certified: the distance equals the gap between the exact support planes along the normal, " +
 			"so no pair of the bodies is closer"
+	case r.Distance == 0:
+		return msg + "; not certified: the exact support planes along the normal and the witness points pin the distance " +
+			"to within 1e-9 of the bodies' size (touching), but not whether the bodies overlap or stay apart by less than that"
 	case r.Distance > 0:
 		return msg + "; not certified: the common-normal conditions cannot prove a pair on a non-convex body global, and " +
 			"the closest pair lies where the convex hull bridges over the body; this is the best pair found from several starts"
