@@ -256,5 +256,13 @@ type queryInputs struct {
 	opt  Options
 }
 
+// same reports whether in holds exactly these bodies and options. The
+// poses come first: between two frames of a moving scene they are what
+// differs, and the comparison stops at their first component.
+func (in *queryInputs) same(a, b *geom.Body, opt *Options) bool {
+	return in.set && in.b.Pose == b.Pose && in.a.Pose == a.Pose &&
+		in.a.Shape == a.Shape && in.b.Shape == b.Shape && in.opt == *opt
+}
+
 // Separated reports whether the bodies are apart.
 func (r *Result) Separated() bool { return r.Distance > 0 }

@@ -22,6 +22,9 @@ type pair struct {
 	// bodies overlap and classify need not prove it again for later pairs
 	// (see there).
 	overlapProven bool
+	// samePrev: the query is warm-started from a previous result on these
+	// same shapes, whose analyses it reuses (set by the query).
+	samePrev bool
 }
 
 func newPair(a, b *geom.Body) pair {

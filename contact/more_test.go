@@ -521,6 +521,31 @@ func TestInvalidInputFailsCleanly(t *testing.T) {
 			t.Errorf("bad body %d point distance: %+v", i, p)
 		}
 	}
+	// Warm-started from a valid answer on the same shapes, only the poses
+	// are checked again (the shapes were): a bad pose still fails cleanly,
+	// and so does a bad shape in place of the good one.
+	sv := NewSolver(opt)
+	far := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{3, 0, 0}, Orientation: geom.Quat{W: 1}}}
+	prev := sv.Query(&good, &far)
+	for i, b := range bads {
+		for _, a := range []geom.Body{good, b} {
+			b := b
+			if i < 2 {
+				b.Pose = far.Pose
+			}
+			r := sv.QueryWarm(&a, &b, &prev)
+			if r.Status != Failed || math.IsNaN(r.Distance) {
+				t.Errorf("warm, bad body %d: status %v distance %v", i, r.Status, r.Distance)
+			}
+			r = sv.QueryWarm(&b, &a, &prev)
+			if r.Status != Failed || math.IsNaN(r.Distance) {
+				t.Errorf("warm, bad body %d first: status %v distance %v", i, r.Status, r.Distance)
+			}
+		}
+	}
+	if r := sv.QueryWarm(&good, &far, &prev); r.Status != Converged {
+		t.Errorf("warm, good bodies: %v", r.Status)
+	}
 	// Concentric identical bodies: a valid overlap, not a NaN.
 	r := Query(&good, &good, &opt)
 	if math.IsNaN(r.Distance) || r.Distance > -1.9 {

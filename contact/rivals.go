@@ -125,7 +125,7 @@ func (sv *Solver) keepSearch(pr *pair, best *candidate, prev *searchState) searc
 // due, and returns the answer's search state.
 func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev *Result) searchState {
 	st := &prev.search
-	if !prev.sameShapes(pr) {
+	if !pr.samePrev {
 		st = &searchState{}
 	}
 	// No rival was above st.sd − st.lead, and none can have risen by more

@@ -129,7 +129,7 @@ func (sv *Solver) Query(a, b *geom.Body) (r Result) {
 // Polytope 0, as nothing was computed (not when tracing, whose steps are
 // the query's own).
 func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
-	if prev != nil && prev.in.set && sv.opt.Trace == nil && prev.in.opt == sv.opt && prev.in.a == *a && prev.in.b == *b {
+	if prev != nil && sv.opt.Trace == nil && prev.in.same(a, b, &sv.opt) {
 		r = *prev
 		r.Iterations, r.Starts, r.Polytope, r.GuessNS, r.Warm = 0, 0, 0, 0, true
 		return r
@@ -244,7 +244,10 @@ var fallbackOrder = [3][2]Method{
 }
 
 func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
-	if !a.Valid() || !b.Valid() {
+	// prev's analyses exist only for shapes its query found valid: the same
+	// shapes need only their poses checked.
+	same := prev != nil && prev.ia != nil && prev.sameShapes(&a.Shape, &b.Shape)
+	if same && (!a.Pose.Valid() || !b.Pose.Valid()) || !same && (!a.Valid() || !b.Valid()) {
 		res.Status = Failed
 		return
 	}
@@ -253,7 +256,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	}
 	pr := newPair(a, b)
 	var ia, ib *shapeInfo
-	if prev != nil && prev.ia != nil && prev.sameShapes(&pr) {
+	pr.samePrev = same
+	if same {
 		// The shapes' analyses as prev found them (immutable; two cache
 		// lookups saved on every warm start).
 		ia, ib = prev.ia, prev.ib
@@ -273,7 +277,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		res.HullGapB = ib.hullGap
 	}
 	m := sv.opt.Method
-	if prev != nil && prev.dual && convex && m == Implicit && prev.sameShapes(&pr) {
+	if same && prev.dual && convex && m == Implicit {
 		// GJK answered this pair because every Newton start stalled, and
 		// the implicit scheme from its points (no stored evaluation)
 		// stalls again and goes cold, through every stage before GJK.
@@ -293,7 +297,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			x0, pre = prev.warm.x, &prev.warm
 			sv.reused++
 		}
-		c := sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter)
+		var c candidate
+		sv.solveFromPre(m, &pr, x0, pre, res, sv.opt.MaxIter, &c)
 		polished := false
 		if !c.converged && c.placed() {
 			// Crawling on a pointy ridge or tip, as every warm start of
@@ -1165,13 +1170,16 @@ const exploreIter = 12
 
 // solveFrom runs Newton from x0 and classifies the outcome (not a ranked
 // start that joined the best pair's basin: see there).
-func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) candidate {
-	return sv.solveFromPre(m, pr, x0, nil, res, maxIter)
+func (sv *Solver) solveFrom(m Method, pr *pair, x0 [6]float64, res *Result, maxIter int) (c candidate) {
+	sv.solveFromPre(m, pr, x0, nil, res, maxIter, &c)
+	return
 }
 
 // solveFromPre is solveFrom with Newton's first evaluation at x0 known but
-// for the poses (pre, when not nil: a warm start; see newton).
-func (sv *Solver) solveFromPre(m Method, pr *pair, x0 [6]float64, pre *warmState, res *Result, maxIter int) candidate {
+// for the poses (pre, when not nil: a warm start; see newton), into c (a
+// candidate is 512 bytes: returned by value through two calls, its copies
+// were 3% of a warm query's instructions).
+func (sv *Solver) solveFromPre(m Method, pr *pair, x0 [6]float64, pre *warmState, res *Result, maxIter int, c *candidate) {
 	res.Starts++
 	o := &sv.outcome
 	sv.newton(m, pr, x0, pre, res.Starts-1, maxIter, o)
@@ -1179,9 +1187,10 @@ func (sv *Solver) solveFromPre(m Method, pr *pair, x0 [6]float64, pre *warmState
 	if sv.ranked && sv.joined {
 		// A ranked start come back to the best pair's basin: the
 		// multi-start discards it unclassified.
-		return candidate{x: o.x, method: m}
+		*c = candidate{x: o.x, method: m}
+		return
 	}
-	return sv.classify(m, pr, o)
+	sv.classifyInto(m, pr, o, c)
 }
 
 // inside reports whether the world point w lies in the body of shape s
@@ -1199,8 +1208,13 @@ func insideBoth(pr *pair, w vec) bool {
 
 // classify decides what kind of common-normal pair an outcome is.
 func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
-	// (Into the named result, as QueryWarm does.)
-	c = candidate{x: o.x, method: m, converged: o.converged}
+	sv.classifyInto(m, pr, o, &c)
+	return
+}
+
+// classifyInto is classify into *c.
+func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidate) {
+	*c = candidate{x: o.x, method: m, converged: o.converged}
 	if !o.converged {
 		L := charLength(pr)
 		if r := math.Sqrt(merit(&o.phi, o.n, 1/L)); r <= nearStationary {
@@ -1218,7 +1232,7 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 		na, oka = pr.a.Normal(lp)
 		nb, okb = pr.b.Normal(lq)
 		if !oka || !okb {
-			return c
+			return
 		}
 	}
 	c.lp, c.lq = lp, lq
@@ -1236,13 +1250,13 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 	// A support pair (a stationary point of the gap function) has opposite
 	// normals; pairs with parallel normals are other common-normal pairs.
 	if c.nP.Dot(c.nQ) > -0.99 {
-		return c
+		return
 	}
 	L := charLength(pr)
 	if dist > 1e-9*L {
 		// d must lie along the common normal.
 		if math.Abs(math.Abs(c.nP.Dot(d))-dist) > 1e-6*dist+1e-12 {
-			return c
+			return
 		}
 	}
 	if c.nP.Dot(d) >= 0 && pr.convex {
@@ -1259,14 +1273,14 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 		// their pairs are discarded, and the residuals cost less.)
 		if c.converged && !sv.exploring && pr.ia != nil { // (pairs outside a query carry no analyses)
 			c.valid, c.separated, c.sd = true, true, dist // as the certificate takes it
-			c.certified, c.certChecked = hullCertified(pr, &c), true
+			c.certified, c.certChecked = hullCertified(pr, c), true
 			if c.certified && dist > 4*pairTol(pr) {
-				return c
+				return
 			}
 			c.valid, c.separated, c.sd = false, false, 0
 		}
 		if inside(pr.a, &pr.ta, c.Q, -1e-9) || inside(pr.b, &pr.tb, c.P, -1e-9) {
-			return c
+			return
 		}
 		c.separated = true
 		c.sd = dist
@@ -1290,8 +1304,8 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 		// (The proven overlap of a convex pair first: it needs no residual.)
 		if !(pr.convex && pr.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
-			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, &c)) {
-			return c
+			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
+			return
 		}
 		c.sd = -dist
 		pr.overlapProven = true
@@ -1301,11 +1315,11 @@ func (sv *Solver) classify(m Method, pr *pair, o *newtonOutcome) (c candidate) {
 		// Compared on its own distance, an iterate closer than the bodies
 		// are could beat a better pair and then, moved onto the surfaces
 		// by finish, answer worse than that pair (review finding).
-		if t := c; onSurfaces(pr, &t) {
+		if t := *c; onSurfaces(pr, &t) {
 			c.surfSD = t.sd
 		}
 	}
-	return c
+	return
 }
 
 // snapTiny zeroes the components of v below tiny in magnitude. geom
@@ -1450,9 +1464,10 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	res.Certified = certified && c.converged
 	res.Method = c.method
 	res.dual = c.dual && !c.touch
-	res.warm = warmState{}
 	if c.method == Implicit && c.haveHess {
 		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb}
+	} else {
+		res.warm = warmState{}
 	}
 }
 
@@ -1466,10 +1481,10 @@ func (res *Result) warmFrom(prev *Result) {
 	res.UsedGuess = prev.UsedGuess
 }
 
-// sameShapes reports whether r answered a query on pr's shapes (whatever
-// the poses).
-func (r *Result) sameShapes(pr *pair) bool {
-	return r.in.set && r.in.a.Shape == *pr.a && r.in.b.Shape == *pr.b
+// sameShapes reports whether r answered a query on shapes a and b
+// (whatever the poses).
+func (r *Result) sameShapes(a, b *geom.Superovoid) bool {
+	return r.in.set && r.in.a.Shape == *a && r.in.b.Shape == *b
 }
 
 // warmState is what a Result keeps for a warm start beyond its public
@@ -1485,7 +1500,7 @@ type warmState struct {
 // shapes, and prev's witness points still where w was evaluated (within a
 // last Newton step), not moved by the caller.
 func (w *warmState) usable(m Method, pr *pair, prev *Result) bool {
-	if !w.ok || m != Implicit || prev.Method != Implicit || !prev.sameShapes(pr) {
+	if !w.ok || m != Implicit || prev.Method != Implicit || !pr.samePrev {
 		return false
 	}
 	tol := 1e-5 * max(maxAxis(pr.a), maxAxis(pr.b))

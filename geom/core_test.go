@@ -267,6 +267,9 @@ func TestValidMatchesValidate(t *testing.T) {
 		if got, want := b.Valid(), b.Validate() == nil; got != want {
 			t.Errorf("%+v: Valid %v, Validate %v", b, got, b.Validate())
 		}
+		if got, want := b.Pose.Valid(), b.Pose.Validate() == nil; got != want {
+			t.Errorf("%+v: Pose.Valid %v, Pose.Validate %v", b.Pose, got, b.Pose.Validate())
+		}
 	}
 }
 

@@ -136,12 +136,19 @@ func (b *Body) Valid() bool {
 			return false
 		}
 	}
-	for _, c := range b.Pose.Position {
+	return b.Pose.Valid()
+}
+
+// Valid reports whether the pose's Validate would return nil, without
+// building an error (a warm contact query whose shapes it has already
+// checked checks only the poses).
+func (p *Pose) Valid() bool {
+	for _, c := range p.Position {
 		if !(math.Abs(c) <= MaxLength) {
 			return false
 		}
 	}
-	return math.Abs(quatNorm(b.Pose.Orientation)-1) <= quatTolerance
+	return math.Abs(quatNorm(p.Orientation)-1) <= quatTolerance
 }
 
 // quatNorm is |q| for Validate and Valid alike. The conversions round each
