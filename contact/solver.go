@@ -1712,4 +1712,20 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 			return
 		}
 	}
+	// No climb's bounds met: each stalled on a ridge of the gap and goes
+	// on along it (ridgeClimb), its end answered as the ends above.
+	// (Only here: a query answered above keeps its answer.)
+	for i := 0; i < nd; i++ {
+		e := ridgeClimb(pr, ends[i], res)
+		if c := sv.ascentPair(pr, &e); c.valid && c.converged && better(&c, best) {
+			*best = c
+			res.Fallback = true
+			return
+		}
+		if c, ok := touchingPair(pr, &e); ok && better(&c, best) {
+			*best = c
+			res.Fallback = true
+			return
+		}
+	}
 }
