@@ -534,6 +534,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
+		if best.converged && !best.separated && !best.touch && sv.checkMTD(&pr, &best) {
+			// (A deep overlap it found converged is checked as above.)
+			sv.epaCheck(m, &pr, &best, res)
+		}
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {

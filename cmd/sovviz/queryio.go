@@ -480,7 +480,7 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	case r.Certified:
 		return msg + "; still certified: the distance equals the gap between the exact support planes along the normal, " +
 			"so no pair of the bodies is closer"
-	case r.Distance == 0:
+	case r.Distance == 0 && r.Status == contact.Converged:
 		return msg + "; not certified: the exact support planes along the normal and the witness points pin the distance " +
 			"to within 1e-9 of the bodies' size (touching), but not whether the bodies overlap or stay apart by less than that"
 	case r.Distance > 0:

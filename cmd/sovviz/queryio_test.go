@@ -112,7 +112,8 @@ func TestConvexityWarningWording(t *testing.T) {
 			{NonConvex: nc, Distance: 0.1, Certified: true},
 			{NonConvex: nc, Distance: 0.1},
 			{NonConvex: nc, Distance: -0.1},
-			{NonConvex: nc, Distance: 0},
+			{NonConvex: nc, Distance: 0, Status: contact.Converged},
+			{NonConvex: nc, Distance: 0, Status: contact.MaxIterations},
 		} {
 			w := nonConvexWarning(&r, &sa, &sb)
 			if (w == "") != (want == nil) {
@@ -126,9 +127,12 @@ func TestConvexityWarningWording(t *testing.T) {
 				verdict = "still certified"
 			}
 			words := append(append([]string{}, want...), verdict, "certif")
-			if r.Distance == 0 && !r.Certified {
+			if r.Distance == 0 && r.Status == contact.Converged && !r.Certified {
 				// (A touch pinned by the supports: its sign is not proven.)
 				words = append(words, "touching")
+			}
+			if r.Distance == 0 && r.Status != contact.Converged && strings.Contains(w, "touching") {
+				t.Errorf("NonConvex %d, %v at 0: warning %q claims a touch", nc, r.Status, w)
 			}
 			for _, s := range words {
 				if !strings.Contains(w, s) {
