@@ -99,13 +99,22 @@ const MaxQuadLevels = 12
 
 // Options configures a query. The zero value is not valid; use DefaultOptions.
 type Options struct {
-	Method      Method
-	Guess       Guess
-	Tol         float64 // Newton stops when |Δq| and the residual fall below Tol (length units)
-	MaxIter     int     // Newton iterations per start
-	QuadLevels  int     // quadtree depth, 1..MaxQuadLevels
-	OctreeDepth int     // octree depth for the Octree guess
-	FiniteDiff  bool    // use a central-difference Jacobian instead of the analytical one
+	Method Method
+	Guess  Guess
+	// Tol (length units) ends a Newton run converged when a full step is
+	// at most Tol and the scaled residual below 1e-8. Whatever Tol, a run
+	// also ends converged when that residual falls below 1e-12, or when
+	// it is below 1e-6 and the next full step at most 1e-6 of the smaller
+	// body's smallest semi-axis (L; 2e-6 rad for the parametric schemes),
+	// which is then taken without another evaluation: quadratic
+	// convergence leaves an error of order 1e-12·L. So a larger Tol ends
+	// runs earlier, and one below the default changes answers by rounding
+	// only (docs/query.md, -tol).
+	Tol         float64
+	MaxIter     int  // Newton iterations per start
+	QuadLevels  int  // quadtree depth, 1..MaxQuadLevels
+	OctreeDepth int  // octree depth for the Octree guess
+	FiniteDiff  bool // use a central-difference Jacobian instead of the analytical one
 	// TimeGuess makes the solver measure its cold initial guess into
 	// Result.GuessNS (two clock reads per query; off by default).
 	TimeGuess bool
