@@ -1688,21 +1688,25 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 		dirs[nd] = c
 		nd++
 	}
+	// keep takes c when better (a converged pair, or the supports' proof:
+	// only such pairs replace the best) and reports whether it did.
+	keep := func(c *candidate, ok bool) bool {
+		if !ok || !better(c, best) {
+			return false
+		}
+		*best = *c
+		res.Fallback = true
+		return true
+	}
 	var ends [3]ascentEnd
 	for i := 0; i < nd; i++ {
 		ends[i] = sv.exactAscent(pr, dirs[i].Normalize(), res)
-		c := sv.ascentPair(pr, &ends[i])
-		if c.valid && c.converged && better(&c, best) {
-			*best = c
-			res.Fallback = true
+		if c := sv.ascentPair(pr, &ends[i]); keep(&c, c.valid && c.converged) {
 			return
 		}
-		// (Only a converged pair replaces the best.)
 		for _, m2 := range schemesFrom(m) {
 			c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, ends[i].lp, ends[i].lq), res, sv.opt.MaxIter)
-			if c.valid && c.converged && better(&c, best) {
-				*best = c
-				res.Fallback = true
+			if keep(&c, c.valid && c.converged) {
 				return
 			}
 		}
@@ -1710,9 +1714,7 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 	// No pair converged: the supports' proof, from the first climb whose
 	// bounds met.
 	for i := 0; i < nd; i++ {
-		if c, ok := touchingPair(pr, &ends[i]); ok && better(&c, best) {
-			*best = c
-			res.Fallback = true
+		if c, ok := touchingPair(pr, &ends[i]); keep(&c, ok) {
 			return
 		}
 	}
@@ -1721,14 +1723,10 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 	// (Only here: a query answered above keeps its answer.)
 	for i := 0; i < nd; i++ {
 		e := ridgeClimb(pr, ends[i], res)
-		if c := sv.ascentPair(pr, &e); c.valid && c.converged && better(&c, best) {
-			*best = c
-			res.Fallback = true
+		if c := sv.ascentPair(pr, &e); keep(&c, c.valid && c.converged) {
 			return
 		}
-		if c, ok := touchingPair(pr, &e); ok && better(&c, best) {
-			*best = c
-			res.Fallback = true
+		if c, ok := touchingPair(pr, &e); keep(&c, ok) {
 			return
 		}
 	}
