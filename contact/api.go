@@ -149,16 +149,21 @@ type TraceStep struct {
 	Start int // index of the start (0: first guess; later: restarts)
 	// Iter numbers the iterates of one run: 0 is where it began (Step and
 	// Condition are 0 there), k the iterate after its k-th step.
-	Iter      int
-	Q         [6]float64 // the unknowns (4 used by the parametric schemes)
-	P, Qw     geom.Vec3  // witness candidates in world coordinates
-	Residual  float64    // |Φ|
-	Step      float64    // |Δq|
-	Condition float64    // estimate of the Jacobian's condition number
+	Iter     int
+	Q        [6]float64 // the unknowns (4 used by the parametric schemes)
+	P, Qw    geom.Vec3  // witness candidates in world coordinates
+	Residual float64    // |Φ|
+	Step     float64    // |Δq|
+	// Condition estimates the condition number of the Jacobian the step
+	// solved with: the iterate's own, or for a chord step (a warm start's
+	// first step, and most warm starts' last) the one kept from before.
+	Condition float64
 	// Final marks a start's last step when Newton took it without paying
-	// for another evaluation (its length already put the error below the
-	// tolerance, quadratic convergence): the solver did not need the
-	// residual there, and the trace evaluates it for the record only.
+	// for another evaluation (its length already put the error below
+	// 1e-12 of the bodies' size: for a Newton step its square, quadratic
+	// convergence; for a chord step its product with the step before):
+	// the solver did not need the residual there, and the trace evaluates
+	// it for the record only.
 	Final bool
 }
 

@@ -61,6 +61,9 @@ type system struct {
 	localQ   vec
 	paramsOK bool
 	ea, eb   geom.Implicit // F = (e2/2)·ln G, ∇F, ∇²F of each side (implicit and ntb)
+	// deferred: an implicit evaluation (evalLate) whose Jacobian is not
+	// assembled yet (completeJacobian), its Hessians computed.
+	deferred bool
 }
 
 // unitJac returns the derivative of v/|v| given dv.
@@ -72,6 +75,7 @@ func unitJac(u vec, inv float64, dv vec) vec {
 // Jacobian. It returns false where the iterate leaves the domain or a normal
 // or tangent is undefined.
 func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
+	s.deferred = false
 	switch m {
 	case Implicit:
 		s.n, s.ka, s.kb = 6, 3, 3
@@ -134,14 +138,35 @@ func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) 
 	return s.assemble(pr, lp, lq, dla, dlb, jac)
 }
 
-// evalImplicitAt is eval for the implicit scheme, with Jacobian, at a
+// evalImplicitAt is eval for the implicit scheme at a
 // point where both sides' log residuals are already known (a warm start
 // from the previous answer's last evaluation: they depend on the shapes
 // and the local points only, not on the poses).
-func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit) bool {
+func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit, jac bool) bool {
 	s.n, s.ka, s.kb = 6, 3, 3
+	s.deferred = false
 	s.ea, s.eb = *ea, *eb
-	return s.assemble(pr, vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}, &unitBasis, &unitBasis, true)
+	return s.assemble(pr, vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}, &unitBasis, &unitBasis, jac)
+}
+
+// evalLate is eval for the implicit scheme with the Hessians computed but
+// the Jacobian not assembled (deferred): completeJacobian assembles it.
+func (s *system) evalLate(pr *pair, x *[6]float64) bool {
+	s.n, s.ka, s.kb = 6, 3, 3
+	lp, lq := vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}
+	if okA, okB := geom.LogResidualHessianPair(pr.a, lp, pr.b, lq, true, &s.ea, &s.eb); !okA || !okB {
+		s.deferred = false
+		return false
+	}
+	s.deferred = true
+	return s.assemble(pr, lp, lq, &unitBasis, &unitBasis, false)
+}
+
+// completeJacobian assembles the Jacobian that evalLate deferred, as eval
+// would have, bit for bit.
+func (s *system) completeJacobian(pr *pair) bool {
+	s.deferred = false
+	return s.assemble(pr, s.localP, s.localQ, &unitBasis, &unitBasis, true)
 }
 
 // assemble is implicitForm once s.ea and s.eb hold both sides' log

@@ -154,6 +154,63 @@ func solve6InPlace(a *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 // (BenchmarkSolveImplicit). ok and cond are as for solve: cond is the ratio
 // of the largest to the smallest pivot magnitude.
 func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64, ok bool) {
+	var lu implicitLU
+	return solveImplicitLU(J, r, &lu)
+}
+
+// implicitLU is solveImplicit's factorisation of one Jacobian, as it
+// eliminated: the pivot columns of the gradient rows and their
+// reciprocals, the reduction factors of rows 0-3, the row exchanges and
+// multipliers of the 4×4 elimination, and its upper triangle. solve
+// replays that elimination on another right-hand side, operation for
+// operation, so it gives solveImplicit's x for J (a warm start's chord
+// step takes it from the previous answer's Jacobian: newton).
+type implicitLU struct {
+	ok            bool
+	ja, jb        int
+	c             [4]int
+	p1, p2, p3    int
+	ia, ib        float64
+	g             [4]float64 // g4[c0], g4[c1], g5[c2], g5[c3]
+	fa, fb        [4]float64 // each row's reduction factors
+	f10, f20, f30 float64    // the first elimination's multipliers
+	f21, f31, f32 float64    // the second's and the third's
+	u01, u02, u03 float64    // the upper triangle
+	u12, u13, u23 float64
+	inv           [4]float64 // its diagonal's reciprocals
+	cond          float64
+}
+
+// solve returns J⁻¹r for the J that lu factorised; ok is false for a
+// result that is not finite.
+func (lu *implicitLU) solve(r *[6]float64) (x [6]float64, ok bool) {
+	var b [4]float64
+	for i := range b {
+		b[i] = r[i] - lu.fa[i]*r[4] - lu.fb[i]*r[5]
+	}
+	b[0], b[lu.p1] = b[lu.p1], b[0]
+	b[1] -= lu.f10 * b[0]
+	b[2] -= lu.f20 * b[0]
+	b[3] -= lu.f30 * b[0]
+	b[1], b[lu.p2] = b[lu.p2], b[1]
+	b[2] -= lu.f21 * b[1]
+	b[3] -= lu.f31 * b[1]
+	b[2], b[lu.p3] = b[lu.p3], b[2]
+	b[3] -= lu.f32 * b[2]
+	y3 := b[3] * lu.inv[3]
+	y2 := (b[2] - lu.u23*y3) * lu.inv[2]
+	y1 := (b[1] - lu.u12*y2 - lu.u13*y3) * lu.inv[1]
+	y0 := (b[0] - lu.u01*y1 - lu.u02*y2 - lu.u03*y3) * lu.inv[0]
+	x[lu.c[0]], x[lu.c[1]], x[lu.c[2]], x[lu.c[3]] = y0, y1, y2, y3
+	x[lu.ja] = (r[4] - lu.g[0]*y0 - lu.g[1]*y1) * lu.ia
+	x[lu.jb] = (r[5] - lu.g[2]*y2 - lu.g[3]*y3) * lu.ib
+	return x, finite6(&x)
+}
+
+// solveImplicitLU is solveImplicit, recording its factorisation in lu
+// (lu.ok only when it succeeds).
+func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]float64, cond float64, ok bool) {
+	lu.ok = false
 	// The largest magnitude, on the bit patterns: for non-negative floats
 	// they order like the values (a NaN above +Inf), and the integer maximum
 	// compiles to a conditional move, not a branch to mispredict.
@@ -192,6 +249,12 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	m1, b1 := reduce(1)
 	m2, b2 := reduce(2)
 	m3, b3 := reduce(3)
+	for k := range 4 {
+		lu.fa[k], lu.fb[k] = J[k][ja]*ia, J[k][jb]*ib
+	}
+	lu.ja, lu.jb, lu.c = ja, jb, [4]int{c0, c1, c2, c3}
+	lu.ia, lu.ib, lu.g = ia, ib, [4]float64{g4[c0], g4[c1], g5[c2], g5[c3]}
+	lu.p1, lu.p2, lu.p3 = 0, 1, 2
 	// LU with partial pivoting, unrolled (the first largest pivot wins).
 	pmax, pmin := max(apa, apb), min(apa, apb)
 	p, piv := 0, math.Abs(m0.a)
@@ -207,6 +270,7 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
+	lu.p1 = p
 	switch p {
 	case 1:
 		m0, m1, b0, b1 = m1, m0, b1, b0
@@ -216,6 +280,7 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 		m0, m3, b0, b3 = m3, m0, b3, b0
 	}
 	inv0 := 1 / m0.a
+	lu.f10, lu.f20, lu.f30 = m1.a*inv0, m2.a*inv0, m3.a*inv0
 	m1, b1 = m1.eliminate1(m0, b1, b0, inv0)
 	m2, b2 = m2.eliminate1(m0, b2, b0, inv0)
 	m3, b3 = m3.eliminate1(m0, b3, b0, inv0)
@@ -229,6 +294,7 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
+	lu.p2 = p
 	switch p {
 	case 2:
 		m1, m2, b1, b2 = m2, m1, b2, b1
@@ -236,6 +302,7 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 		m1, m3, b1, b3 = m3, m1, b3, b1
 	}
 	inv1 := 1 / m1.b
+	lu.f21, lu.f31 = m2.b*inv1, m3.b*inv1
 	m2, b2 = m2.eliminate2(m1, b2, b1, inv1)
 	m3, b3 = m3.eliminate2(m1, b3, b1, inv1)
 	p, piv = 2, math.Abs(m2.c)
@@ -248,8 +315,10 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if p == 3 {
 		m2, m3, b2, b3 = m3, m2, b3, b2
 	}
+	lu.p3 = p
 	inv2 := 1 / m2.c
 	f := m3.c * inv2
+	lu.f32 = f
 	m3.d -= f * m2.d
 	b3 -= f * b2
 	piv = math.Abs(m3.d)
@@ -257,6 +326,8 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 		return x, math.Inf(1), false
 	}
 	inv3 := 1 / m3.d
+	lu.u01, lu.u02, lu.u03, lu.u12, lu.u13, lu.u23 = m0.b, m0.c, m0.d, m1.c, m1.d, m2.d
+	lu.inv = [4]float64{inv0, inv1, inv2, inv3}
 	y3 := b3 * inv3
 	y2 := (b2 - m2.d*y3) * inv2
 	y1 := (b1 - m1.c*y2 - m1.d*y3) * inv1
@@ -267,6 +338,7 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 	if !finite6(&x) {
 		return x, math.Inf(1), false
 	}
+	lu.ok, lu.cond = true, pmax/pmin
 	return x, pmax / pmin, true
 }
 

@@ -94,6 +94,23 @@ func TestSolveImplicitAgainstGonum(t *testing.T) {
 			rhs[a] = r.NormFloat64()
 		}
 		x, cond, ok := solveImplicit(&J, &rhs)
+		// The recorded factorisation replays the same elimination: on the
+		// same right-hand side bit for bit, on another as gonum does.
+		var lu implicitLU
+		x2, cond2, ok2 := solveImplicitLU(&J, &rhs, &lu)
+		if ok2 != ok || lu.ok != ok || x2 != x || ok && (cond2 != cond || lu.cond != cond) {
+			t.Fatalf("case %d: solveImplicitLU differs from solveImplicit", i)
+		}
+		var other [6]float64
+		for a := range other {
+			other[a] = r.NormFloat64()
+		}
+		if ok {
+			if xr, okR := lu.solve(&rhs); !okR || xr != x {
+				t.Fatalf("case %d: replay %v, solve %v", i, xr, x)
+			}
+			checkLUReplay(t, i, &J, &lu, &other)
+		}
 		A := mat.NewDense(6, 6, nil)
 		B := mat.NewVecDense(6, rhs[:])
 		for a := 0; a < 6; a++ {
@@ -300,6 +317,32 @@ func TestMinEigen4(t *testing.T) {
 		}
 		if math.Abs(norm-1) > 1e-12 || res > 1e-10 {
 			t.Fatalf("matrix %v: eigenvector %v, |w|² %.15g, residual %.3g", A, w, norm, res)
+		}
+	}
+}
+
+// checkLUReplay checks lu.solve on a right-hand side other than the one J
+// was factorised with, against gonum's solve.
+func checkLUReplay(t *testing.T, i int, J *[6][6]float64, lu *implicitLU, rhs *[6]float64) {
+	t.Helper()
+	x, ok := lu.solve(rhs)
+	A := mat.NewDense(6, 6, nil)
+	for a := 0; a < 6; a++ {
+		for b := 0; b < 6; b++ {
+			A.Set(a, b, J[a][b])
+		}
+	}
+	var X mat.VecDense
+	if err := X.SolveVec(A, mat.NewVecDense(6, rhs[:])); err != nil {
+		return
+	}
+	c := mat.Cond(A, 1)
+	if !ok {
+		t.Fatalf("case %d: the replay refused a system its factorisation solved (cond %.3g)", i, c)
+	}
+	for a := 0; a < 6; a++ {
+		if d := math.Abs(x[a] - X.AtVec(a)); d > 1e-13*c*math.Max(1, math.Abs(X.AtVec(a))) {
+			t.Fatalf("case %d (cond %.3g): replayed x[%d] = %v, gonum %v", i, c, a, x[a], X.AtVec(a))
 		}
 	}
 }

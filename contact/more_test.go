@@ -381,7 +381,7 @@ func TestWarmReusesLastEvaluation(t *testing.T) {
 			pr := newPair(&a, &b)
 			var fresh, reused system
 			x := prev.warm.x
-			if !fresh.eval(Implicit, &pr, &x, true) || !reused.evalImplicitAt(&pr, &x, &prev.warm.ea, &prev.warm.eb) {
+			if !fresh.eval(Implicit, &pr, &x, true) || !reused.evalImplicitAt(&pr, &x, &prev.warm.ea, &prev.warm.eb, true) {
 				t.Fatalf("pair %d step %d: evaluation failed at the warm point", i, step)
 			}
 			if fresh.phi != reused.phi || fresh.jac != reused.jac {
@@ -398,7 +398,11 @@ func TestWarmReusesLastEvaluation(t *testing.T) {
 			if sv.reused != n0+1 {
 				t.Fatalf("pair %d step %d: a result without it was reused", i, step)
 			}
-			if got.Status != want.Status || math.Abs(got.Distance-want.Distance) > 1e-12 || got.P.Sub(want.P).Len() > 1e-9 {
+			// (Not bit for bit: the reused answer's Jacobian also gives
+			// its first step, a chord step, and the two runs can end with
+			// different final steps, each within about 1e-12 of the
+			// pair: chordFinal.)
+			if got.Status != want.Status || math.Abs(got.Distance-want.Distance) > 1e-11 || got.P.Sub(want.P).Len() > 1e-9 {
 				t.Fatalf("pair %d step %d: reused %v (%v), without %v (%v)", i, step, got.Distance, got.Status, want.Distance, want.Status)
 			}
 			prev = got

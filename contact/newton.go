@@ -91,8 +91,14 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	// accepted step needs no second evaluation.
 	sys, trial := &sv.sys, &sv.trial
 	ok := false
-	if pre != nil && m == Implicit && !opt.FiniteDiff {
-		ok = sys.evalImplicitAt(pr, &x, &pre.ea, &pre.eb)
+	// A warm start with the previous answer's factorised Jacobian first
+	// tries a chord step from it (chordStep): its evaluation needs only the
+	// residual at the new poses.
+	chord := pre != nil && pre.lu.ok && m == Implicit && !opt.FiniteDiff && !sv.noChords
+	if chord {
+		ok = sys.evalImplicitAt(pr, &x, &pre.ea, &pre.eb, false)
+	} else if pre != nil && m == Implicit && !opt.FiniteDiff {
+		ok = sys.evalImplicitAt(pr, &x, &pre.ea, &pre.eb, true)
 	} else {
 		ok = sys.eval(m, pr, &x, true)
 	}
@@ -132,7 +138,29 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	// buffer serves every iteration.)
 	var jtj [6][6]float64
 	var jtr [6]float64
-	for it := 1; it <= maxIter; it++ {
+	first := 1
+	if chord {
+		if xn, step, ok := sv.chordStep(pr, sys, trial, &x, &pre.lu, cur, maxStep); ok {
+			x = xn
+			sys, trial = trial, sys
+			cur = merit(&sys.phi, n, invL)
+			out.iters, first = 1, 2
+			sv.chords++
+			hist[1%farWindow] = cur
+			lastStep, farStep = step, step
+			if opt.Trace != nil {
+				opt.Trace.Steps = append(opt.Trace.Steps, TraceStep{Start: start, Iter: 1, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur), Step: step, Condition: pre.lu.cond})
+			}
+			if (step <= tol && cur < 1e-16) || cur < 1e-24 {
+				out.converged = true
+				first = maxIter + 1
+			}
+		} else if !sys.evalImplicitAt(pr, &x, &pre.ea, &pre.eb, true) {
+			out.x = x // (never: the residual's evaluation succeeded)
+			return
+		}
+	}
+	for it := first; it <= maxIter; it++ {
 		out.iters = it
 		if opt.FiniteDiff && !sys.fdJacobian(m, pr, &x) {
 			break
@@ -140,6 +168,24 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		// (All six: the solvers read only the first n.)
 		ph := &sys.phi
 		rhs := [6]float64{-ph[0], -ph[1], -ph[2], -ph[3], -ph[4], -ph[5]}
+		if sys.deferred {
+			// The last step was short: end with a chord step from its
+			// Jacobian when that is as accurate as a final Newton step,
+			// else assemble this iterate's Jacobian after all.
+			if dx, norm, ok := sv.chordFinal(pr, sys, &rhs, cur, lastStep, maxStep, tol); ok {
+				out.xe = x
+				x = [6]float64{x[0] + dx[0], x[1] + dx[1], x[2] + dx[2], x[3] + dx[3], x[4] + dx[4], x[5] + dx[5]}
+				sv.finals++
+				out.finalStep(sys, &x, &dx, it, !opt.FiniteDiff)
+				if opt.Trace != nil {
+					traceFinal(m, pr, &x, start, it, norm, sv.lu.cond, invL, opt.Trace)
+				}
+				return
+			}
+			if !sys.completeJacobian(pr) {
+				break // (never: the evaluation that deferred it succeeded)
+			}
+		}
 		var xn [6]float64
 		accepted := false
 		var step, cond float64
@@ -151,7 +197,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 			if mu == 0 {
 				// The Jacobian is not needed after this solve unless it
 				// fails, and then LM rebuilds from a copy made below.
-				if m == Implicit {
+				if m == Implicit && !opt.FiniteDiff {
+					// (Recorded for the answer's warm state: finish.)
+					dx, cond, ok = solveImplicitLU(&sys.jac, &rhs, &sv.lu)
+					sv.luX, sv.luQuery = x, sv.queryN
+				} else if m == Implicit {
 					dx, cond, ok = solveImplicit(&sys.jac, &rhs)
 				} else {
 					jc := sys.jac
@@ -188,23 +238,19 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 					x[0], x[1] = wrapParams(x[0], x[1])
 					x[2], x[3] = wrapParams(x[2], x[3])
 				}
-				out.x = x
-				out.converged = true
-				out.iters = it
-				out.keep(sys)
-				if opt.Trace != nil {
-					traceFinal(m, pr, &x, start, it, norm, cond, invL, opt.Trace)
-				}
 				if m == Implicit {
-					out.localP = vec{x[0], x[1], x[2]}
-					out.localQ = vec{x[3], x[4], x[5]}
-					// The normals at the stepped points to first order:
-					// ∇F + ∇²F·dx, an error of order |dx|² (≤ 1e-12·L²).
-					ga := sys.ea.Grad.Add(geom.MulMV(&sys.ea.Hess, vec{dx[0], dx[1], dx[2]}))
-					gb := sys.eb.Grad.Add(geom.MulMV(&sys.eb.Hess, vec{dx[3], dx[4], dx[5]}))
-					out.na, out.nb, out.haveNormals = unitPair(ga, gb)
-					out.haveHess = out.haveNormals && !opt.FiniteDiff
+					out.finalStep(sys, &x, &dx, it, !opt.FiniteDiff)
+					if opt.Trace != nil {
+						traceFinal(m, pr, &x, start, it, norm, cond, invL, opt.Trace)
+					}
 				} else {
+					out.x = x
+					out.converged = true
+					out.iters = it
+					out.keep(sys)
+					if opt.Trace != nil {
+						traceFinal(m, pr, &x, start, it, norm, cond, invL, opt.Trace)
+					}
 					out.localP = pr.a.Point(x[0], x[1])
 					out.localQ = pr.b.Point(x[2], x[3])
 				}
@@ -220,7 +266,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				xn[0], xn[1] = wrapParams(xn[0], xn[1])
 				xn[2], xn[3] = wrapParams(xn[2], xn[3])
 			}
-			if trial.eval(m, pr, &xn, !opt.FiniteDiff) {
+			// After a short full step of the implicit scheme the next one is
+			// most likely the last: its Jacobian waits until the next
+			// iteration knows whether a chord step will do (chordFinal).
+			late := m == Implicit && !opt.FiniteDiff && mu == 0 && alpha == 1 && norm <= deferStep*L && !sv.noChords
+			if late && trial.evalLate(pr, &xn) || !late && trial.eval(m, pr, &xn, !opt.FiniteDiff) {
 				mn := merit(&trial.phi, n, invL)
 				if mn < cur || mn < 1e-28 {
 					accepted = true
@@ -292,6 +342,84 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		out.na, out.nb, out.haveNormals = unitPair(sys.ea.Grad, sys.eb.Grad)
 		out.haveHess = out.haveNormals && !opt.FiniteDiff
 	}
+}
+
+// finalStep ends a run of the implicit scheme with the step dx from x
+// taken without another evaluation (sys holds the system at x, Hessians
+// included where hess).
+func (o *newtonOutcome) finalStep(sys *system, x, dx *[6]float64, it int, hess bool) {
+	o.x = *x
+	o.converged = true
+	o.iters = it
+	o.keep(sys)
+	o.localP = vec{x[0], x[1], x[2]}
+	o.localQ = vec{x[3], x[4], x[5]}
+	// The normals at the stepped points to first order: ∇F + ∇²F·dx, an
+	// error of order |dx|² (≤ 1e-12·L²).
+	ga := sys.ea.Grad.Add(geom.MulMV(&sys.ea.Hess, vec{dx[0], dx[1], dx[2]}))
+	gb := sys.eb.Grad.Add(geom.MulMV(&sys.eb.Hess, vec{dx[3], dx[4], dx[5]}))
+	o.na, o.nb, o.haveNormals = unitPair(ga, gb)
+	o.haveHess = o.haveNormals && hess
+}
+
+// deferStep is the full Newton step, relative to the characteristic
+// length, below which the next iterate's Jacobian is assembled only when
+// needed: the step after it is then of order deferStep²·L, and a chord
+// step's error of order deferStep³·L, as small as a final Newton step's.
+const deferStep = 2e-4
+
+// chordFinal tries to end a run whose last full step, of length lastStep,
+// was short, with a chord step: sys holds the residual at the new iterate
+// (evalLate), and sv.lu the factorised Jacobian of the iterate before it.
+// Its error is of order lastStep·|dx|/L (the Jacobian moved by the order
+// of lastStep/L), and the step is taken when that is at most 1e-12·L, as
+// a final Newton step's |dx|²/L is (and with finalStep's bounds).
+func (sv *Solver) chordFinal(pr *pair, sys *system, rhs *[6]float64, cur, lastStep, maxStep, tol float64) (dx [6]float64, norm float64, ok bool) {
+	if !sv.lu.ok || sv.luQuery != sv.queryN || !(cur < 1e-12) {
+		return dx, 0, false
+	}
+	if dx, ok = sv.lu.solve(rhs); !ok {
+		return dx, 0, false
+	}
+	norm = math.Float64frombits(absBits6(&dx))
+	L := charLength(pr)
+	if norm > finalStep*maxStep || lastStep*norm > 1e-12*L*L {
+		return dx, 0, false
+	}
+	// (As smoothFinal, with the chord's error bound for the Newton step's.)
+	lim := lastStep * norm / (L * tol)
+	if !smoothAt(pr.a, sys.localP, lim) || !smoothAt(pr.b, sys.localQ, lim) {
+		return dx, 0, false
+	}
+	return dx, norm, true
+}
+
+// chordStep tries a warm start's first step with the previous answer's
+// factorised Jacobian lu (at the same local points, the previous poses):
+// sys holds the residual at x for the new poses. Its error is of the same
+// order as a Newton step's, the square of the motion since (the Jacobian
+// changed with the poses by the order of the motion), and it saves the
+// Jacobian's reassembly and factorisation. It is taken when it lowers the
+// merit below cur, with trial evaluated (Jacobian included) at the new
+// iterate, returned with the step's length. A step below the final-step
+// bound is not taken: the full Newton step from x then ends the run
+// without another evaluation.
+func (sv *Solver) chordStep(pr *pair, sys, trial *system, x *[6]float64, lu *implicitLU, cur, maxStep float64) (xn [6]float64, step float64, ok bool) {
+	ph := &sys.phi
+	rhs := [6]float64{-ph[0], -ph[1], -ph[2], -ph[3], -ph[4], -ph[5]}
+	dx, ok := lu.solve(&rhs)
+	if !ok {
+		return xn, 0, false
+	}
+	norm := math.Float64frombits(absBits6(&dx))
+	if norm > maxStep || norm <= finalStep*maxStep && cur < 1e-12 {
+		return xn, 0, false
+	}
+	xn = [6]float64{x[0] + dx[0], x[1] + dx[1], x[2] + dx[2], x[3] + dx[3], x[4] + dx[4], x[5] + dx[5]}
+	if !trial.eval(Implicit, pr, &xn, true) || !(merit(&trial.phi, 6, 1/charLength(pr)) < cur) {
+		return xn, 0, false
+	}
+	return xn, norm, true
 }
 
 // traceFinal records the last Newton step, the one taken without an

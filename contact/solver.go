@@ -16,7 +16,14 @@ type Solver struct {
 	trial system
 	// outcome is solveFrom's Newton outcome (scratch, read by classify).
 	outcome newtonOutcome
-	shapes  shapeCache
+	// lu is the factorisation of the implicit scheme's last undamped Newton
+	// solve, at the iterate luX of query number luQuery (queryN counts the
+	// queries): finish keeps it in the answer's warm state when that
+	// iterate is at or next to the answer's last evaluation (luNear).
+	lu              implicitLU
+	luX             [6]float64
+	luQuery, queryN uint64
+	shapes          shapeCache
 	// octs caches the octrees of the octree guess; octStack is its
 	// branch-and-bound stack.
 	octs, octsOld map[octKey]*geom.Octree
@@ -36,6 +43,9 @@ type Solver struct {
 	noCrawlTest            bool // tests: re-seed every start that ran out of iterations
 	crawls                 int  // starts re-seeded by a climb (startAt; tests)
 	reused                 int  // warm starts that reused the previous evaluation (tests)
+	chords                 int  // warm starts whose chord step was taken (tests)
+	finals                 int  // runs ended by a final chord step (tests)
+	noChords               bool // tests: neither chord step (chordStep, chordFinal)
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
@@ -254,6 +264,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	if sv.opt.Trace != nil {
 		sv.opt.Trace.Steps = sv.opt.Trace.Steps[:0]
 	}
+	sv.queryN++
 	pr := newPair(a, b)
 	var ia, ib *shapeInfo
 	pr.samePrev = same
@@ -1469,10 +1480,35 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	res.Method = c.method
 	res.dual = c.dual && !c.touch
 	if c.method == Implicit && c.haveHess {
-		res.warm = warmState{ok: true, x: c.xe, ea: c.ea, eb: c.eb}
+		// (Field by field: the literal was built aside and copied, 220
+		// instructions a query.)
+		w := &res.warm
+		w.ok, w.x, w.ea, w.eb = true, c.xe, c.ea, c.eb
+		if sv.lu.ok && sv.luQuery == sv.queryN && near6(&sv.luX, &c.xe, luNear*charLength(pr)) {
+			w.lu = sv.lu
+		} else {
+			w.lu.ok = false
+		}
 	} else {
 		res.warm = warmState{}
 	}
+}
+
+// luNear bounds, relative to the characteristic length, how far from the
+// answer's last evaluation the Jacobian kept for the next warm start's
+// chord step may have been factorised: a final chord step's Jacobian is
+// one short step (deferStep) behind, and the chord step's error grows
+// with the distance.
+const luNear = 1e-3
+
+// near6 reports whether x and y differ by at most tol in every entry.
+func near6(x, y *[6]float64, tol float64) bool {
+	for i := range x {
+		if !(math.Abs(x[i]-y[i]) <= tol) {
+			return false
+		}
+	}
+	return true
 }
 
 // warmFrom marks res as a warm answer and keeps prev's record of the cold
@@ -1498,6 +1534,9 @@ type warmState struct {
 	ok     bool
 	x      [6]float64 // the local points evaluated
 	ea, eb geom.Implicit
+	// lu, when lu.ok, is the factorised Jacobian at x for the Result's
+	// poses: the next warm start's chord step (newton).
+	lu implicitLU
 }
 
 // usable reports whether w can start the implicit scheme on pr: the same

@@ -1,0 +1,171 @@
+package contact
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// animate moves b by move along a random direction and turns both bodies
+// by turn radians about random axes, as sovviz bench's warm run does.
+func animate(r *rand.Rand, a, b *geom.Body, move, turn float64) {
+	unit := func() geom.Vec3 {
+		z := 2*r.Float64() - 1
+		phi := 2 * math.Pi * r.Float64()
+		s := math.Sqrt(1 - z*z)
+		return geom.Vec3{s * math.Cos(phi), s * math.Sin(phi), z}
+	}
+	rot := func(q geom.Quat) geom.Quat {
+		h := turn / 2
+		return geom.Quat{W: math.Cos(h), V: unit().Mul(math.Sin(h))}.Mul(q).Normalize()
+	}
+	b.Pose.Position = b.Pose.Position.Add(unit().Mul(move))
+	a.Pose.Orientation = rot(a.Pose.Orientation)
+	b.Pose.Orientation = rot(b.Pose.Orientation)
+}
+
+// Warm starts take their first step with the previous answer's factorised
+// Jacobian and mostly end with a chord step from the one before (newton's
+// chordStep and chordFinal), and answer as the same warm starts without
+// either chord step do: the same status, distances within 1e-11, points
+// within 1e-9; and as a cold query does, to the 1e-9.
+func TestWarmChordSteps(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv, plain := NewSolver(opt), NewSolver(opt)
+	plain.noChords = true
+	pairs := PaperBattery(200, 3)
+	r := rand.New(rand.NewPCG(5, 6))
+	queries, warmUsable := 0, 0
+	var worstD, worstP, worstCold float64
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := sv.Query(&a, &b)
+		pp := prev
+		for k := 0; k < 15; k++ {
+			animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+			if prev.warm.lu.ok && prev.Status == Converged {
+				warmUsable++
+			}
+			got := sv.QueryWarm(&a, &b, &prev)
+			want := plain.QueryWarm(&a, &b, &pp)
+			queries++
+			if got.Status != want.Status {
+				t.Fatalf("pair %d step %d: %v with the chord steps, %v without", i, k, got.Status, want.Status)
+			}
+			worstD = max(worstD, math.Abs(got.Distance-want.Distance))
+			worstP = max(worstP, got.P.Sub(want.P).Len(), got.Q.Sub(want.Q).Len())
+			if k == 14 {
+				c := sv.Query(&a, &b)
+				worstCold = max(worstCold, math.Abs(c.Distance-got.Distance))
+			}
+			prev, pp = got, want
+		}
+	}
+	t.Logf("%d warm queries, %d with a kept factorisation: %d chord first steps, %d chord final steps; worst |Δd| %.3g, |ΔP| %.3g against no chords, |Δd| %.3g against cold",
+		queries, warmUsable, sv.chords, sv.finals, worstD, worstP, worstCold)
+	if plain.chords != 0 || plain.finals != 0 {
+		t.Fatalf("noChords took %d and %d chord steps", plain.chords, plain.finals)
+	}
+	if sv.chords < warmUsable*9/10 || sv.finals < queries/2 {
+		t.Errorf("chord steps taken: %d first of %d usable, %d final of %d queries", sv.chords, warmUsable, sv.finals, queries)
+	}
+	if worstD > 1e-11 || worstP > 1e-9 || worstCold > 1e-9 {
+		t.Errorf("worst |Δd| %.3g, |ΔP| %.3g against no chords, |Δd| %.3g against cold", worstD, worstP, worstCold)
+	}
+}
+
+// An answer ended by a chord step lies where a fresh evaluation puts it on
+// both surfaces with a common normal: the system's residual there, scaled
+// as Newton's merit, is below 3e-11 (Newton's own convergence test
+// accepts 1e-8 with a step below the tolerance). The chord step's error
+// bound, 1e-12 of the length scale, gives up to 1.3e-11 here, against
+// 1.6e-12 after final Newton steps; a bound of 1e-8 gave 5e-10.
+func TestChordFinalResidual(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv, plain := NewSolver(opt), NewSolver(opt)
+	plain.noChords = true
+	pairs := PaperBattery(150, 4)
+	r := rand.New(rand.NewPCG(7, 8))
+	ended := 0
+	var worst, worstPlain float64
+	residual := func(a, b *geom.Body, res *Result) float64 {
+		pr := newPair(a, b)
+		x := [6]float64{res.LocalP[0], res.LocalP[1], res.LocalP[2], res.LocalQ[0], res.LocalQ[1], res.LocalQ[2]}
+		var s system
+		if !s.eval(Implicit, &pr, &x, false) {
+			t.Fatalf("the answer's points leave the domain")
+		}
+		return math.Sqrt(merit(&s.phi, 6, 1/charLength(&pr)))
+	}
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := sv.Query(&a, &b)
+		pp := prev
+		for k := 0; k < 10; k++ {
+			animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+			n0 := sv.finals
+			prev = sv.QueryWarm(&a, &b, &prev)
+			pp = plain.QueryWarm(&a, &b, &pp)
+			if sv.finals == n0 || prev.Status != Converged || !prev.Certified && prev.Distance > 0 {
+				continue
+			}
+			ended++
+			worst = max(worst, residual(&a, &b, &prev))
+			worstPlain = max(worstPlain, residual(&a, &b, &pp))
+		}
+	}
+	t.Logf("%d answers ended by a chord step: worst residual %.3g (%.3g for the same queries without chord steps)", ended, worst, worstPlain)
+	if ended < 500 {
+		t.Fatalf("only %d answers ended by a chord step", ended)
+	}
+	if worst > 3e-11 {
+		t.Errorf("worst residual %.3g after a final chord step", worst)
+	}
+}
+
+// A traced warm start records its chord step like any other: the start
+// (Iter 0), then one iterate per step with the residual falling, and its
+// last step marked Final and ending at the answer.
+func TestWarmTraceWithChord(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Guess = Support
+	var tr Trace
+	pairs := PaperBattery(40, 5)
+	r := rand.New(rand.NewPCG(9, 10))
+	checked := 0
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		sv := NewSolver(opt)
+		prev := sv.Query(&a, &b)
+		animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+		topt := opt
+		topt.Trace = &tr
+		sv.SetOptions(topt)
+		n0, f0 := sv.chords, sv.finals
+		res := sv.QueryWarm(&a, &b, &prev)
+		if sv.chords == n0 || sv.finals == f0 || res.Starts != 1 {
+			continue
+		}
+		checked++
+		st := tr.Steps
+		if len(st) != res.Iterations+1 || st[0].Iter != 0 || st[1].Iter != 1 || !(st[1].Condition >= 1) {
+			t.Fatalf("pair %d: %d steps for %d iterations: %+v", i, len(st), res.Iterations, st)
+		}
+		for k := 1; k < len(st); k++ {
+			if !(st[k].Residual < st[k-1].Residual) && st[k].Residual > 1e-13 {
+				t.Fatalf("pair %d: the residual rose at step %d: %g after %g", i, k, st[k].Residual, st[k-1].Residual)
+			}
+		}
+		last := st[len(st)-1]
+		if !last.Final || last.P.Sub(res.P).Len() > 1e-12 || last.Qw.Sub(res.Q).Len() > 1e-12 {
+			t.Fatalf("pair %d: the trace ends at %v %v (final %v), the answer is %v %v", i, last.P, last.Qw, last.Final, res.P, res.Q)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d traced warm starts took both chord steps", checked)
+	}
+}
