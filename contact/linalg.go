@@ -167,9 +167,9 @@ func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 // step takes it from the previous answer's Jacobian: newton).
 type implicitLU struct {
 	ok            bool
-	ja, jb        int
-	c             [4]int
-	p1, p2, p3    int
+	ja, jb        uint8 // (bytes: a warm state copies it with every answer)
+	c             [4]uint8
+	p1, p2, p3    uint8
 	ia, ib        float64
 	g             [4]float64 // g4[c0], g4[c1], g5[c2], g5[c3]
 	fa, fb        [4]float64 // each row's reduction factors
@@ -252,7 +252,7 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 	for k := range 4 {
 		lu.fa[k], lu.fb[k] = J[k][ja]*ia, J[k][jb]*ib
 	}
-	lu.ja, lu.jb, lu.c = ja, jb, [4]int{c0, c1, c2, c3}
+	lu.ja, lu.jb, lu.c = uint8(ja), uint8(jb), [4]uint8{uint8(c0), uint8(c1), uint8(c2), uint8(c3)}
 	lu.ia, lu.ib, lu.g = ia, ib, [4]float64{g4[c0], g4[c1], g5[c2], g5[c3]}
 	lu.p1, lu.p2, lu.p3 = 0, 1, 2
 	// LU with partial pivoting, unrolled (the first largest pivot wins).
@@ -270,7 +270,7 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	lu.p1 = p
+	lu.p1 = uint8(p)
 	switch p {
 	case 1:
 		m0, m1, b0, b1 = m1, m0, b1, b0
@@ -294,7 +294,7 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 	if pmax, pmin, ok = pivotStep(piv, tiny, pmax, pmin); !ok {
 		return x, math.Inf(1), false
 	}
-	lu.p2 = p
+	lu.p2 = uint8(p)
 	switch p {
 	case 2:
 		m1, m2, b1, b2 = m2, m1, b2, b1
@@ -315,7 +315,7 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 	if p == 3 {
 		m2, m3, b2, b3 = m3, m2, b3, b2
 	}
-	lu.p3 = p
+	lu.p3 = uint8(p)
 	inv2 := 1 / m2.c
 	f := m3.c * inv2
 	lu.f32 = f

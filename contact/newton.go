@@ -8,9 +8,7 @@ import (
 
 // charLength is the length scale of a pair: it makes the residual rows in
 // length units comparable with the dimensionless ones and bounds steps.
-func charLength(pr *pair) float64 {
-	return min(minAxis(pr.a), minAxis(pr.b))
-}
+func charLength(pr *pair) float64 { return pr.L }
 
 func minAxis(s *geom.Superovoid) float64 { return min(s.A[0], min(s.A[1], s.A[2])) }
 
@@ -134,10 +132,9 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	stallRef, farRef, farStep := cur, cur, 0.0
 	var hist [farWindow]float64 // the merits of the last farWindow iterations
 	// The LM tries of one iteration share JᵀWJ and JᵀWΦ; only μ changes.
-	// (normalEquations writes every entry lmSolve reads, so one zeroed
-	// buffer serves every iteration.)
-	var jtj [6][6]float64
-	var jtr [6]float64
+	// (normalEquations writes every entry lmSolve reads, so the solver's
+	// buffers serve every iteration unzeroed.)
+	jtj, jtr := &sv.jtj, &sv.jtr
 	first := 1
 	if chord {
 		if xn, step, ok := sv.chordStep(pr, sys, trial, &x, &pre.lu, cur, maxStep); ok {
@@ -209,10 +206,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				}
 			} else {
 				if !haveNormal {
-					normalEquations(&sys.jac, &sys.phi, &w, n, &jtj, &jtr)
+					normalEquations(&sys.jac, &sys.phi, &w, n, jtj, jtr)
 					haveNormal = true
 				}
-				dx, ok = lmSolve(&jtj, &jtr, n, mu)
+				dx, ok = lmSolve(jtj, jtr, n, mu)
 			}
 			if !ok {
 				mu = damp(mu, &sys.jac, &w, n, &muFloor)

@@ -20,7 +20,10 @@ type Solver struct {
 	// solve, at the iterate luX of query number luQuery (queryN counts the
 	// queries): finish keeps it in the answer's warm state when that
 	// iterate is at or next to the answer's last evaluation (luNear).
-	lu              implicitLU
+	lu implicitLU
+	// jtj, jtr are newton's normal equations (scratch).
+	jtj             [6][6]float64
+	jtr             [6]float64
 	luX             [6]float64
 	luQuery, queryN uint64
 	shapes          shapeCache
@@ -153,7 +156,7 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
 func (sv *Solver) answer(a, b *geom.Body, prev *Result, r *Result) {
 	sv.query(a, b, prev, r)
 	gapCertify(a, b, r)
-	r.in = queryInputs{set: true, a: *a, b: *b, opt: sv.opt}
+	r.in.set, r.in.a, r.in.b, r.in.opt = true, *a, *b, sv.opt
 }
 
 // gapCertify turns a separated answer that ended MaxIterations into a
@@ -1039,7 +1042,7 @@ const gapOnSurface = 1e-12
 
 // pairTol is certTol for the pair: relative to the bodies' size, since an
 // absolute 1e-9 would certify nothing about bodies a nanometre across.
-func pairTol(pr *pair) float64 { return certTol * max(maxAxis(pr.a), maxAxis(pr.b)) }
+func pairTol(pr *pair) float64 { return certTol * max(pr.maxA, pr.maxB) }
 
 // supportWitnesses reports whether each witness point of c is its body's
 // support point along its own normal (to certTol in all), so that the
@@ -1167,7 +1170,7 @@ func (c *candidate) cmpSD() float64 {
 // paper 000's battery — are found from the hull seeds, as the dense-sampling
 // tests check, and the octree search costs milliseconds per query.)
 func caved(pr *pair, ia, ib *shapeInfo) bool {
-	return ia.hullGap > caveGap*maxAxis(pr.a) || ib.hullGap > caveGap*maxAxis(pr.b)
+	return ia.hullGap > caveGap*pr.maxA || ib.hullGap > caveGap*pr.maxB
 }
 
 // caveGap is the hull gap, relative to the largest semi-axis, from which a
@@ -1436,8 +1439,8 @@ const snapTurn = 1e-6
 func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	moved := !c.converged && c.separated && !c.dual && onSurfaces(pr, c)
 	lp, lq := c.lp, c.lq
-	c.lp = snapTiny(c.lp, 1e-30*maxAxis(pr.a))
-	c.lq = snapTiny(c.lq, 1e-30*maxAxis(pr.b))
+	c.lp = snapTiny(c.lp, 1e-30*pr.maxA)
+	c.lq = snapTiny(c.lq, 1e-30*pr.maxB)
 	// A point snapped onto a coordinate plane takes the normal there: with
 	// an exponent near 2 the normal still turns by 1e-8 within 1e-30 of it.
 	// Not at a pointy tip, where it turns by far more (0.45° on a pair
@@ -1546,7 +1549,7 @@ func (w *warmState) usable(m Method, pr *pair, prev *Result) bool {
 	if !w.ok || m != Implicit || prev.Method != Implicit || !pr.samePrev {
 		return false
 	}
-	tol := 1e-5 * max(maxAxis(pr.a), maxAxis(pr.b))
+	tol := 1e-5 * max(pr.maxA, pr.maxB)
 	return prev.LocalP.Sub(vec{w.x[0], w.x[1], w.x[2]}).Len() <= tol &&
 		prev.LocalQ.Sub(vec{w.x[3], w.x[4], w.x[5]}).Len() <= tol
 }
