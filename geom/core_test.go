@@ -289,9 +289,11 @@ func FuzzValidMatchesValidate(f *testing.F) {
 
 // LogResidualHessianPair interleaves two evaluations: each must be bit for
 // bit LogResidualHessianInto's, inside and outside the domain of G, on the
-// coordinate planes and with either side failing. (The two share only
-// logDerivs, whose formulas TestGradientHessianMatchFiniteDifferences
-// checks; the stages before it are written twice.)
+// coordinate planes and with either side failing, and so must
+// LogResidualHessianPairConsts's from constants formed once. (The two share
+// only logRes.finish, whose formulas
+// TestGradientHessianMatchFiniteDifferences checks; the stages before it
+// are written twice.)
 func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	point := func(s *Superovoid) Vec3 {
@@ -335,6 +337,11 @@ func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 		if gotA != okA || gotB != okB {
 			t.Fatalf("case %d: ok %v %v, want %v %v", k, gotA, gotB, okA, okB)
 		}
+		ka, kb := sa.ImplicitConsts(), sb.ImplicitConsts()
+		var ca, cb Implicit
+		if cA, cB := LogResidualHessianPairConsts(&ka, pa, &kb, pb, withHess, &ca, &cb); cA != okA || cB != okB || !same(&ca, &wa) || !same(&cb, &wb) {
+			t.Fatalf("case %d: pair from constants %v %v %+v %+v, single %v %v %+v %+v", k, cA, cB, ca, cb, okA, okB, wa, wb)
+		}
 		if !okA {
 			failedA++
 			if sa.InDomain(pa) {
@@ -355,7 +362,9 @@ func TestLogResidualHessianPairMatchesSingle(t *testing.T) {
 }
 
 // BenchmarkLogResidualHessian: two shapes' evaluations one after the
-// other and interleaved (LogResidualHessianPair).
+// other and interleaved (LogResidualHessianPair), and interleaved from
+// constants formed once (LogResidualHessianPairConsts, as the contact
+// solver calls it).
 func BenchmarkLogResidualHessian(b *testing.B) {
 	s := Superovoid{A: [3]float64{1, 0.8, 1.2}, Eps: [2]float64{0.7, 0.5}, Taper: [2]float64{0.2, -0.3}}
 	u := Superovoid{A: [3]float64{0.9, 1.1, 0.7}, Eps: [2]float64{0.4, 0.9}, Taper: [2]float64{-0.1, 0.3}}
@@ -370,6 +379,12 @@ func BenchmarkLogResidualHessian(b *testing.B) {
 	b.Run("pair", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			LogResidualHessianPair(&s, p, &u, q, true, &e, &f)
+		}
+	})
+	ks, ku := s.ImplicitConsts(), u.ImplicitConsts()
+	b.Run("pairConsts", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			LogResidualHessianPairConsts(&ks, p, &ku, q, true, &e, &f)
 		}
 	})
 }

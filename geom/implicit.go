@@ -173,139 +173,209 @@ func (s *Superovoid) ResidualHessianInto(pt Vec3, withHess bool, out *Implicit) 
 //
 // Divided by G and multiplied by h (h·c = 1), these are ∇L and the first
 // part of ∇²L, with S, W replaced by S/G, W/G; ∇²L = h·∇²G/G − ∇L∇Lᵀ/h.
+//
+// It forms the shape's constants (ImplicitConsts) on every call; a caller
+// evaluating one shape many times keeps them and calls
+// ImplicitConsts.LogResidualHessianInto, which gives the same result bit
+// for bit.
 func (s *Superovoid) LogResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
+	var k ImplicitConsts
+	s.ImplicitConstsInto(&k)
+	return k.LogResidualHessianInto(pt, withHess, out)
+}
+
+// ImplicitConsts holds the constants of one shape's log residual
+// (LogResidualHessianInto): the reciprocals of its semi-axes, the exponents
+// and their combinations, formed once so that an evaluation divides only
+// by what depends on the point (the contact solver keeps one per side of a
+// query). The zero value is not valid: build it with
+// Superovoid.ImplicitConsts or ImplicitConstsInto. With the constants the
+// results differ from the arithmetic of the semi-axes and exponents
+// themselves (z·(1/a3) for z/a3, …) by rounding only.
+type ImplicitConsts struct {
+	ia1, ia2, ia3 float64 // 1/a1, 1/a2, 1/a3
+	tx, ty        float64 // the tapers
+	txa, tya      float64 // tx/a3, ty/a3: cx = 1 + txa·z
+	p, m, q, h    float64 // 2/e1, e1/e2, 2/e2, e2/2 (1/h = q)
+	m1, mp        float64 // m−1, (m−1)·p
+	pm1, pp1, qm1 float64 // p−1, p+1, q−1
+	npa3          float64 // −p/a3
+}
+
+// ImplicitConsts returns the shape's constants for repeated evaluations of
+// its log residual (ImplicitConsts.LogResidualHessianInto,
+// LogResidualHessianPairConsts).
+func (s *Superovoid) ImplicitConsts() ImplicitConsts {
+	var k ImplicitConsts
+	s.ImplicitConstsInto(&k)
+	return k
+}
+
+// ImplicitConstsInto is ImplicitConsts writing into k.
+func (s *Superovoid) ImplicitConstsInto(k *ImplicitConsts) {
 	e1, e2 := s.Eps[0], s.Eps[1]
-	tx, ty := s.Taper[0], s.Taper[1]
-	w := pt[2] / a3
-	cx, cy := 1+tx*w, 1+ty*w
-	if !(cx > 0 && cy > 0) {
+	ia3 := 1 / s.A[2]
+	p, m, q := 2/e1, e1/e2, 2/e2
+	k.ia1, k.ia2, k.ia3 = 1/s.A[0], 1/s.A[1], ia3
+	k.tx, k.ty = s.Taper[0], s.Taper[1]
+	k.txa, k.tya = s.Taper[0]*ia3, s.Taper[1]*ia3
+	k.p, k.m, k.q, k.h = p, m, q, e2/2
+	k.m1, k.mp = m-1, (m-1)*p
+	k.pm1, k.pp1, k.qm1 = p-1, p+1, q-1
+	k.npa3 = -p * ia3
+}
+
+// LogResidualHessianInto is Superovoid.LogResidualHessianInto for the shape
+// whose constants k holds. (logRes.start's steps are written out here, as
+// the single function has always had them: split into the stages, it ran
+// 15% slower.)
+func (k *ImplicitConsts) LogResidualHessianInto(pt Vec3, withHess bool, out *Implicit) bool {
+	var r logRes
+	cx, cy := 1+k.txa*pt[2], 1+k.tya*pt[2]
+	r.ok = cx > 0 && cy > 0
+	if !r.ok {
 		out.G = math.Inf(1)
 		return false
 	}
-	p := 2 / e1
-	m := e1 / e2
-	q := 2 / e2
-	ux, vy := 1/(a1*cx), 1/(a2*cy)
-	u, v := pt[0]*ux, pt[1]*vy
-	au, av, aw := max(math.Abs(u), 1e-150), max(math.Abs(v), 1e-150), max(math.Abs(w), 1e-150)
+	r.w = pt[2] * k.ia3
+	r.icx, r.icy = 1/cx, 1/cy
+	r.ux, r.vy = k.ia1*r.icx, k.ia2*r.icy
+	r.u, r.v = pt[0]*k.ia1*r.icx, pt[1]*k.ia2*r.icy
+	au, av, aw := math.Abs(r.u), math.Abs(r.v), math.Abs(r.w)
+	if au < 1e-150 {
+		au = 1e-150
+	}
+	if av < 1e-150 {
+		av = 1e-150
+	}
+	if aw < 1e-150 {
+		aw = 1e-150
+	}
+	r.iau, r.iav, r.iaw = 1/au, 1/av, 1/aw
 	lu, lv, lw := FastLog(au), FastLog(av), FastLog(aw)
-	ls, Uh, Vh := logSum(p*lu, p*lv) // ln s, U/s, V/s
-	lg, Sg, Wg := logSum(m*ls, q*lw) // ln G, S/G, W/G (S = s^m, W = |w|^q)
-	return s.logDerivs(withHess, out, cx, cy, p, m, q, ux, vy, u, v, w, au, av, aw, Uh, Vh, lg, Sg, Wg)
+	ls, Uh, Vh := logSum(k.p*lu, k.p*lv)
+	r.Uh, r.Vh = Uh, Vh
+	r.lg, r.Sg, r.Wg = logSum(k.m*ls, k.q*lw)
+	return r.finish(k, withHess, out)
 }
 
 // LogResidualHessianPair is LogResidualHessianInto at two points of two
-// shapes, bit for bit, with the two evaluations interleaved stage by stage
-// (logRes: the same operations in the same order, split where the chains
-// wait; both end in logDerivs. The single function keeps its first part
-// inline: split into the stages it ran 15% slower):
+// shapes (LogResidualHessianPairConsts with the shapes' constants formed
+// on the spot).
+func LogResidualHessianPair(sa *Superovoid, pa Vec3, sb *Superovoid, pb Vec3, withHess bool, outA, outB *Implicit) (okA, okB bool) {
+	var ka, kb ImplicitConsts
+	sa.ImplicitConstsInto(&ka)
+	sb.ImplicitConstsInto(&kb)
+	return LogResidualHessianPairConsts(&ka, pa, &kb, pb, withHess, outA, outB)
+}
+
+// LogResidualHessianPairConsts is ImplicitConsts.LogResidualHessianInto at
+// two points of two shapes, bit for bit, with the two evaluations
+// interleaved stage by stage (logRes: the same operations in the same
+// order, split where the chains wait):
 // each is a chain of dependent logarithms and exponentials, whose latency
 // the processor overlaps when the other chain's independent work sits
 // beside it (the contact solver evaluates both of a pair's sides at every
 // Newton iteration; go test -run '^$' -bench LogResidualHessian ./geom).
 // okA and okB are the two results.
-func LogResidualHessianPair(sa *Superovoid, pa Vec3, sb *Superovoid, pb Vec3, withHess bool, outA, outB *Implicit) (okA, okB bool) {
+func LogResidualHessianPairConsts(ka *ImplicitConsts, pa Vec3, kb *ImplicitConsts, pb Vec3, withHess bool, outA, outB *Implicit) (okA, okB bool) {
 	var ra, rb logRes
-	ra.start(sa, pa)
-	rb.start(sb, pb)
-	ra.sums1()
-	rb.sums1()
-	ra.sums2()
-	rb.sums2()
-	return ra.finish(sa, withHess, outA), rb.finish(sb, withHess, outB)
+	ra.start(ka, pa)
+	rb.start(kb, pb)
+	ra.sums1(ka)
+	rb.sums1(kb)
+	ra.sums2(ka)
+	rb.sums2(kb)
+	return ra.finish(ka, withHess, outA), rb.finish(kb, withHess, outB)
 }
 
 // logRes is one evaluation of LogResidualHessianInto between its stages.
 type logRes struct {
-	ok                         bool
-	w, cx, cy, p, m, q, ux, vy float64
-	u, v, au, av, aw           float64
-	lu, lv, lw                 float64
-	ls, Uh, Vh                 float64 // ln s, U/s, V/s
-	lg, Sg, Wg                 float64 // ln G, S/G, W/G (S = s^m, W = |w|^q)
+	ok                  bool
+	w, icx, icy, ux, vy float64 // z/a3, 1/cx, 1/cy, 1/(a1·cx), 1/(a2·cy)
+	u, v                float64
+	iau, iav, iaw       float64 // 1/|u|, 1/|v|, 1/|w| (each floored at 1e-150)
+	lu, lv, lw          float64 // ln|u|, ln|v|, ln|w| (floored)
+	ls, Uh, Vh          float64 // ln s, U/s, V/s
+	lg, Sg, Wg          float64 // ln G, S/G, W/G (S = s^m, W = |w|^q)
 }
 
 // start takes the point into the scaled coordinates and their logarithms.
-func (r *logRes) start(s *Superovoid, pt Vec3) {
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
-	e1, e2 := s.Eps[0], s.Eps[1]
-	tx, ty := s.Taper[0], s.Taper[1]
-	r.w = pt[2] / a3
-	r.cx, r.cy = 1+tx*r.w, 1+ty*r.w
-	r.ok = r.cx > 0 && r.cy > 0
+// Its one division on the way to the logarithms is 1/cx (1/cy beside it).
+func (r *logRes) start(k *ImplicitConsts, pt Vec3) {
+	cx, cy := 1+k.txa*pt[2], 1+k.tya*pt[2]
+	r.ok = cx > 0 && cy > 0
 	if !r.ok {
 		return
 	}
-	r.p = 2 / e1
-	r.m = e1 / e2
-	r.q = 2 / e2
-	r.ux, r.vy = 1/(a1*r.cx), 1/(a2*r.cy)
-	r.u, r.v = pt[0]*r.ux, pt[1]*r.vy
-	r.au, r.av, r.aw = max(math.Abs(r.u), 1e-150), max(math.Abs(r.v), 1e-150), max(math.Abs(r.w), 1e-150)
-	r.lu, r.lv, r.lw = FastLog(r.au), FastLog(r.av), FastLog(r.aw)
+	r.w = pt[2] * k.ia3
+	r.icx, r.icy = 1/cx, 1/cy
+	r.ux, r.vy = k.ia1*r.icx, k.ia2*r.icy
+	r.u, r.v = pt[0]*k.ia1*r.icx, pt[1]*k.ia2*r.icy
+	au, av, aw := math.Abs(r.u), math.Abs(r.v), math.Abs(r.w)
+	// Floored (NaN stays NaN): the branches are almost never taken.
+	if au < 1e-150 {
+		au = 1e-150
+	}
+	if av < 1e-150 {
+		av = 1e-150
+	}
+	if aw < 1e-150 {
+		aw = 1e-150
+	}
+	r.iau, r.iav, r.iaw = 1/au, 1/av, 1/aw
+	r.lu, r.lv, r.lw = FastLog(au), FastLog(av), FastLog(aw)
 }
 
 // sums1 and sums2 form ln s and ln G, each from the one before.
-func (r *logRes) sums1() {
+func (r *logRes) sums1(k *ImplicitConsts) {
 	if r.ok {
-		r.ls, r.Uh, r.Vh = logSum(r.p*r.lu, r.p*r.lv)
+		r.ls, r.Uh, r.Vh = logSum(k.p*r.lu, k.p*r.lv)
 	}
 }
 
-func (r *logRes) sums2() {
+func (r *logRes) sums2(k *ImplicitConsts) {
 	if r.ok {
-		r.lg, r.Sg, r.Wg = logSum(r.m*r.ls, r.q*r.lw)
+		r.lg, r.Sg, r.Wg = logSum(k.m*r.ls, k.q*r.lw)
 	}
 }
 
-// finish writes F, ∇F and (withHess) ∇²F from the stages' results.
-func (r *logRes) finish(s *Superovoid, withHess bool, out *Implicit) bool {
+// finish writes F, ∇F and (withHess) ∇²F from the stages' results
+// (LogResidualHessianInto's formulas).
+func (r *logRes) finish(k *ImplicitConsts, withHess bool, out *Implicit) bool {
 	if !r.ok {
 		out.G = math.Inf(1)
 		return false
 	}
-	return s.logDerivs(withHess, out, r.cx, r.cy, r.p, r.m, r.q, r.ux, r.vy, r.u, r.v, r.w, r.au, r.av, r.aw, r.Uh, r.Vh, r.lg, r.Sg, r.Wg)
-}
-
-// logDerivs writes F, ∇F and (withHess) ∇²F from the scaled coordinates
-// and the two log-sums (LogResidualHessianInto's formulas).
-func (s *Superovoid) logDerivs(withHess bool, out *Implicit, cx, cy, p, m, q, ux, vy, u, v, w, au, av, aw, Uh, Vh, lg, Sg, Wg float64) bool {
-	a3 := s.A[2]
-	e2 := s.Eps[1]
-	tx, ty := s.Taper[0], s.Taper[1]
-	h := e2 / 2
-	out.G = h * lg
+	Sg, Uh, Vh, Wg := r.Sg, r.Uh, r.Vh, r.Wg
+	out.G = k.h * r.lg
 	// ∇F = h·∇G/G; h·(2/e2) = 1, so the formulas above hold with S, W
-	// replaced by S/G, W/G and no factor c.
-	iau, iav, iaw := 1/au, 1/av, 1/aw
-	fUd := sgn0(u) * Sg * Uh * iau
-	fVd := sgn0(v) * Sg * Vh * iav
-	Kh := Uh*tx/cx + Vh*ty/cy
-	Wd := sgn0(w) * Wg * iaw
-	ia3 := 1 / a3
-	g := Vec3{fUd * ux, fVd * vy, ia3 * (Wd - Sg*Kh)}
+	// replaced by S/G, W/G and no factor c. su = sgn0(u)/|u| is 1/u, or 0
+	// on the plane u = 0.
+	su, sv := sgn0(r.u)*r.iau, sgn0(r.v)*r.iav
+	SU, SV := Sg*Uh, Sg*Vh
+	tcx, tcy := k.tx*r.icx, k.ty*r.icy
+	Kh := Uh*tcx + Vh*tcy
+	g := Vec3{SU * su * r.ux, SV * sv * r.vy, k.ia3 * (sgn0(r.w)*Wg*r.iaw - Sg*Kh)}
 	out.Grad = g
 	if withHess {
-		Lh := Uh*tx*tx/(cx*cx) + Vh*ty*ty/(cy*cy)
-		hxx := ux * ux * Sg * Uh * iau * iau * ((m-1)*p*Uh + p - 1)
-		hyy := vy * vy * Sg * Vh * iav * iav * ((m-1)*p*Vh + p - 1)
-		hxy := ux * vy * (m - 1) * p * sgn0(u) * sgn0(v) * Sg * Uh * Vh * iau * iav
-		hxz := -ux * p * ia3 * fUd * ((m-1)*Kh + tx/cx)
-		hyz := -vy * p * ia3 * fVd * ((m-1)*Kh + ty/cy)
-		hzz := ia3 * ia3 * ((q-1)*Wg*iaw*iaw + Sg*((m-1)*p*Kh*Kh+(p+1)*Lh))
-		// ∇²F = h·∇²G/G − h·∇G∇Gᵀ/G² = (the above) − ∇F∇Fᵀ/h.
-		cc := -1 / h
+		Lh := Uh*tcx*tcx + Vh*tcy*tcy
+		hxx := r.ux * r.ux * SU * r.iau * r.iau * (k.mp*Uh + k.pm1)
+		hyy := r.vy * r.vy * SV * r.iav * r.iav * (k.mp*Vh + k.pm1)
+		hxy := k.mp * g[0] * Vh * sv * r.vy
+		hxz := k.npa3 * g[0] * (k.m1*Kh + tcx)
+		hyz := k.npa3 * g[1] * (k.m1*Kh + tcy)
+		hzz := k.ia3 * k.ia3 * (k.qm1*Wg*r.iaw*r.iaw + Sg*(k.mp*Kh*Kh+k.pp1*Lh))
+		// ∇²F = h·∇²G/G − h·∇G∇Gᵀ/G² = (the above) − ∇F∇Fᵀ/h, 1/h = q.
+		cc := -k.q
 		out.Hess = Mat3{
 			hxx + cc*g[0]*g[0], hxy + cc*g[0]*g[1], hxz + cc*g[0]*g[2],
 			hxy + cc*g[1]*g[0], hyy + cc*g[1]*g[1], hyz + cc*g[1]*g[2],
 			hxz + cc*g[2]*g[0], hyz + cc*g[2]*g[1], hzz + cc*g[2]*g[2],
 		}
 	}
-	if math.IsNaN(out.G) || math.IsInf(out.G, 0) || !finite3(out.Grad) {
-		return false
-	}
-	return true
+	// x − x is 0 for a finite x and NaN for ±Inf and NaN.
+	return out.G-out.G == 0 && finite3(g)
 }
 
 func finite3(v Vec3) bool {
