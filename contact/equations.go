@@ -29,6 +29,9 @@ type pair struct {
 	// semi-axes, computed once (Newton and the certificates ask for them
 	// dozens of times a query: 600 instructions of a warm one).
 	L, maxA, maxB float64
+	// ka, kb are the shapes' constants for evaluations (the solver's,
+	// set by the query; nil in a pair built outside one).
+	ka, kb *geom.ImplicitConsts
 }
 
 func newPair(a, b *geom.Body) pair {
@@ -138,10 +141,19 @@ func (s *system) eval(m Method, pr *pair, x *[6]float64, jac bool) bool {
 // vanishes. (The transforms are written out as MulMV: Transform's methods
 // are just over the inlining budget.)
 func (s *system) implicitForm(pr *pair, lp, lq vec, dla, dlb *[3]vec, jac bool) bool {
-	if okA, okB := geom.LogResidualHessianPair(pr.a, lp, pr.b, lq, jac, &s.ea, &s.eb); !okA || !okB {
+	if okA, okB := logResiduals(pr, lp, lq, jac, &s.ea, &s.eb); !okA || !okB {
 		return false
 	}
 	return s.assemble(pr, lp, lq, dla, dlb, jac)
+}
+
+// logResiduals evaluates both sides' log residuals at lp and lq, from the
+// shapes' constants where the query keeps them.
+func logResiduals(pr *pair, lp, lq vec, hess bool, ea, eb *geom.Implicit) (okA, okB bool) {
+	if pr.ka != nil && pr.kb != nil {
+		return geom.LogResidualHessianPairConsts(pr.ka, lp, pr.kb, lq, hess, ea, eb)
+	}
+	return geom.LogResidualHessianPair(pr.a, lp, pr.b, lq, hess, ea, eb)
 }
 
 // evalImplicitAt is eval for the implicit scheme at a
@@ -160,7 +172,7 @@ func (s *system) evalImplicitAt(pr *pair, x *[6]float64, ea, eb *geom.Implicit, 
 func (s *system) evalLate(pr *pair, x *[6]float64) bool {
 	s.n, s.ka, s.kb = 6, 3, 3
 	lp, lq := vec{x[0], x[1], x[2]}, vec{x[3], x[4], x[5]}
-	if okA, okB := geom.LogResidualHessianPair(pr.a, lp, pr.b, lq, true, &s.ea, &s.eb); !okA || !okB {
+	if okA, okB := logResiduals(pr, lp, lq, true, &s.ea, &s.eb); !okA || !okB {
 		s.deferred = false
 		return false
 	}

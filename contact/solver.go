@@ -21,6 +21,10 @@ type Solver struct {
 	// queries): finish keeps it in the answer's warm state when that
 	// iterate is at or next to the answer's last evaluation (luNear).
 	lu implicitLU
+	// consts holds the constants of the shapes of the last query's a
+	// (entry 0) and b (entry 1), for the pair's evaluations: a warm start
+	// of the same pair finds them, instead of dividing them out again.
+	consts [2]shapeConsts
 	// jtj, jtr are newton's normal equations (scratch).
 	jtj             [6][6]float64
 	jtr             [6]float64
@@ -269,6 +273,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	}
 	sv.queryN++
 	pr := newPair(a, b)
+	pr.ka, pr.kb = sv.consts[0].of(&a.Shape), sv.consts[1].of(&b.Shape)
 	var ia, ib *shapeInfo
 	pr.samePrev = same
 	if same {
@@ -1495,6 +1500,23 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	} else {
 		res.warm = warmState{}
 	}
+}
+
+// shapeConsts is one shape with its evaluation constants.
+type shapeConsts struct {
+	ok bool
+	s  geom.Superovoid
+	k  geom.ImplicitConsts
+}
+
+// of returns the constants of shape s, computing them when they are not
+// the ones held.
+func (c *shapeConsts) of(s *geom.Superovoid) *geom.ImplicitConsts {
+	if !c.ok || c.s != *s {
+		c.ok, c.s = true, *s
+		s.ImplicitConstsInto(&c.k)
+	}
+	return &c.k
 }
 
 // luNear bounds, relative to the characteristic length, how far from the

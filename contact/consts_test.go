@@ -1,0 +1,35 @@
+package contact
+
+import (
+	"testing"
+)
+
+// A solver keeps the evaluation constants of its last query's shapes
+// (Solver.consts): queries that change shapes, on either side, answer bit
+// for bit as a fresh solver does, and a pair queried twice in a row reuses
+// them.
+func TestSolverConstsFollowShapes(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Guess = Support
+	pairs := PaperBattery(60, 11)
+	sv := NewSolver(opt)
+	for i := range pairs {
+		a, b := &pairs[i][0], &pairs[i][1]
+		if i%3 == 1 {
+			b = &pairs[i-1][1] // only a's shape changes
+		}
+		got := sv.Query(a, b)
+		if sv.consts[0].s != a.Shape || sv.consts[1].s != b.Shape {
+			t.Fatalf("pair %d: the solver holds the constants of other shapes", i)
+		}
+		want := NewSolver(opt).Query(a, b)
+		if got.Distance != want.Distance || got.P != want.P || got.Q != want.Q || got.Status != want.Status {
+			t.Fatalf("pair %d: %v %v with kept constants, %v %v fresh", i, got.Distance, got.Status, want.Distance, want.Status)
+		}
+		k := sv.consts[0].k
+		sv.Query(a, b)
+		if sv.consts[0].k != k {
+			t.Fatalf("pair %d: constants recomputed differently", i)
+		}
+	}
+}
