@@ -107,7 +107,10 @@ type Options struct {
 	// it is below 1e-6 and the next full step at most 1e-6 of the smaller
 	// body's smallest semi-axis (L; 2e-6 rad for the parametric schemes),
 	// which is then taken without another evaluation: quadratic
-	// convergence leaves an error of order 1e-12·L. So a larger Tol ends
+	// convergence leaves an error of order 1e-12·L. (The implicit scheme
+	// also ends a run with a chord step, after a short full step, when
+	// that step's length times the chord step's is at most 1e-12·L²:
+	// docs/contact.md, "Warm starts".) So a larger Tol ends
 	// runs earlier, and one below the default changes answers by rounding
 	// only (docs/query.md, -tol).
 	Tol         float64
