@@ -109,8 +109,9 @@ type Options struct {
 	// which is then taken without another evaluation: quadratic
 	// convergence leaves an error of order 1e-12·L. (The implicit scheme
 	// also ends a run with a chord step, after a short full step, when
-	// that step's length times the chord step's is at most 1e-12·L²:
-	// docs/contact.md, "Warm starts".) So a larger Tol ends
+	// that step's length times the chord step's is at most 1e-12·L² and
+	// the Hessians' change leaves at most 3e-12: docs/contact.md, "Warm
+	// starts".) So a larger Tol ends
 	// runs earlier, and one below the default changes answers by rounding
 	// only (docs/query.md, -tol).
 	Tol         float64
