@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -175,6 +176,42 @@ func BenchmarkQuerySupportWarmConvexSeparated(b *testing.B) {
 		}
 	}
 	benchWarm(b, pairs, opt)
+}
+
+// BenchmarkQuerySupportWarmTurningConvexSeparated is
+// BenchmarkQuerySupportWarmConvexSeparated with sovviz bench's warm motion
+// (b moves 1e-3 along a random direction and both bodies turn 0.5° about
+// random axes per step), 50 steps per pair from its cold answer as there:
+// mostly three Newton steps, a chord first step, one full evaluation and
+// factorisation, and a chord last step after a second evaluation. The
+// restarts between pairs are not timed.
+func BenchmarkQuerySupportWarmTurningConvexSeparated(b *testing.B) {
+	all := PaperBattery(3000, 2)
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	var pairs [][2]geom.Body
+	for i := 0; i < len(all) && len(pairs) < 300; i++ {
+		if r := sv.Query(&all[i][0], &all[i][1]); r.Distance > 0 && r.NonConvex == 0 {
+			pairs = append(pairs, all[i])
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	var a, c geom.Body
+	var prev Result
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%50 == 0 {
+			b.StopTimer()
+			p := &pairs[(i/50)%len(pairs)]
+			a, c = p[0], p[1]
+			prev = sv.Query(&a, &c)
+			b.StartTimer()
+		}
+		animate(r, &a, &c, 1e-3, 0.5*math.Pi/180)
+		prev = sv.QueryWarm(&a, &c, &prev)
+	}
 }
 
 // BenchmarkQueryCavedDent: a sphere against the caved-in side of a pointy

@@ -30,7 +30,8 @@ func animate(r *rand.Rand, a, b *geom.Body, move, turn float64) {
 // Jacobian and mostly end with a chord step from the one before (newton's
 // chordStep and chordFinal), and answer as the same warm starts without
 // either chord step do: the same status, distances within 1e-11, points
-// within 1e-9; and as a cold query does, to the issue's 1e-9.
+// within 1e-9; and as a cold query does, distances within 1e-11 (the
+// issue asks for 1e-9).
 func TestWarmChordSteps(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Guess = Support
@@ -72,7 +73,7 @@ func TestWarmChordSteps(t *testing.T) {
 	if sv.chords < warmUsable*9/10 || sv.finals < queries/2 {
 		t.Errorf("chord steps taken: %d first of %d usable, %d final of %d queries", sv.chords, warmUsable, sv.finals, queries)
 	}
-	if worstD > 1e-11 || worstP > 1e-9 || worstCold > 1e-9 {
+	if worstD > 1e-11 || worstP > 1e-9 || worstCold > 1e-11 {
 		t.Errorf("worst |Δd| %.3g, |ΔP| %.3g against no chords, |Δd| %.3g against cold", worstD, worstP, worstCold)
 	}
 }

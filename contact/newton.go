@@ -387,8 +387,9 @@ func (sv *Solver) chordFinal(pr *pair, sys, prev *system, rhs *[6]float64, cur, 
 	if norm > finalStep*maxStep || lastStep*norm > 1e-12*L*L {
 		return dx, 0, false
 	}
-	// (As smoothFinal, with the chord's error bound for the Newton step's.)
-	lim := lastStep * norm / (L * tol)
+	// (As smoothFinal, with the chord's error bound for the Newton step's:
+	// lastStep·|dx| where that has |dx|², a length squared over tol.)
+	lim := lastStep * norm / tol
 	if !smoothAt(pr.a, sys.localP, lim) || !smoothAt(pr.b, sys.localQ, lim) {
 		return dx, 0, false
 	}

@@ -1504,9 +1504,10 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 
 // shapeConsts is one shape with its evaluation constants.
 type shapeConsts struct {
-	ok bool
-	s  geom.Superovoid
-	k  geom.ImplicitConsts
+	ok   bool
+	s    geom.Superovoid
+	k    geom.ImplicitConsts
+	made int // times computed (tests)
 }
 
 // of returns the constants of shape s, computing them when they are not
@@ -1515,6 +1516,7 @@ func (c *shapeConsts) of(s *geom.Superovoid) *geom.ImplicitConsts {
 	if !c.ok || c.s != *s {
 		c.ok, c.s = true, *s
 		s.ImplicitConstsInto(&c.k)
+		c.made++
 	}
 	return &c.k
 }
@@ -1559,8 +1561,9 @@ type warmState struct {
 	ok     bool
 	x      [6]float64 // the local points evaluated
 	ea, eb geom.Implicit
-	// lu, when lu.ok, is the factorised Jacobian at x for the Result's
-	// poses: the next warm start's chord step (newton).
+	// lu, when lu.ok, is a factorised Jacobian for the Result's poses at x
+	// or, after a chord last step, at the iterate one short step before
+	// (within luNear of x): the next warm start's chord step (newton).
 	lu implicitLU
 }
 
