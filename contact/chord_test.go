@@ -1,9 +1,13 @@
 package contact
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"sort"
 	"testing"
+	"time"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -179,5 +183,85 @@ func TestWarmTraceWithChord(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d traced warm starts took both chord steps", checked)
+	}
+}
+
+// TestWarmPaths animates 300 paper-battery pairs (with SOVVIZ_WARM_PATHS=1
+// all 3,000) for 50 steps with sovviz bench's motion and splits the warm
+// queries by kind of pair, Newton iterations and the path the run took:
+// whether its first step was a chord step and whether a chord last step
+// ended it. Every query must converge; with -v it reports each path's
+// share and median time, and which paths fill the middle of the time
+// distribution (docs/bench.md, "Why the warm median is not 1 µs"):
+//
+//	SOVVIZ_WARM_PATHS=1 go test -run WarmPaths -v ./contact
+func TestWarmPaths(t *testing.T) {
+	n := 300
+	if os.Getenv("SOVVIZ_WARM_PATHS") == "1" {
+		n = 3000
+	}
+	opt := DefaultOptions()
+	opt.Guess = Support
+	sv := NewSolver(opt)
+	pairs := PaperBattery(n, 1)
+	rng := rand.New(rand.NewPCG(1, 0xa11a))
+	type rec struct {
+		ns  float64
+		key string
+	}
+	var recs []rec
+	for i := range pairs {
+		a, b := pairs[i][0], pairs[i][1]
+		prev := sv.Query(&a, &b)
+		for k := 0; k < 50; k++ {
+			animate(rng, &a, &b, 1e-3, 0.5*math.Pi/180)
+			c0, f0 := sv.chords, sv.finals
+			t0 := time.Now()
+			r := sv.QueryWarm(&a, &b, &prev)
+			dt := float64(time.Since(t0).Nanoseconds())
+			if r.Status != Converged {
+				t.Fatalf("pair %d step %d: %v", i, k, r.Status)
+			}
+			kind := "separated"
+			if r.Distance < 0 {
+				kind = "overlapping"
+			}
+			if r.NonConvex != 0 {
+				kind += ", non-convex"
+			} else {
+				kind += ", convex"
+			}
+			key := fmt.Sprintf("%-24s %d iterations, chord first %-5v chord last %v", kind, min(r.Iterations, 5), sv.chords > c0, sv.finals > f0)
+			recs = append(recs, rec{dt, key})
+			prev = r
+		}
+	}
+	all := make([]float64, len(recs))
+	for i := range recs {
+		all[i] = recs[i].ns
+	}
+	sort.Float64s(all)
+	lo, hi := all[len(all)*45/100], all[len(all)*55/100]
+	t.Logf("%d warm queries: median %.0f ns; the middle tenth (45th to 55th percentile) is %.0f–%.0f ns", len(recs), all[len(all)/2], lo, hi)
+	times := map[string][]float64{}
+	mid := map[string]int{}
+	for _, r := range recs {
+		times[r.key] = append(times[r.key], r.ns)
+		if r.ns >= lo && r.ns <= hi {
+			mid[r.key]++
+		}
+	}
+	keys := make([]string, 0, len(times))
+	for k := range times {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := times[k]
+		if len(v)*200 < len(recs) {
+			continue // paths under 0.5% of the queries
+		}
+		sort.Float64s(v)
+		t.Logf("%s: %5.1f%% of the queries, median %5.0f ns, %5.1f%% of the middle tenth", k, 100*float64(len(v))/float64(len(recs)), v[len(v)/2], 100*float64(mid[k])/float64(max(1, len(recs)/10)))
 	}
 }
