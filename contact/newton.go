@@ -266,7 +266,12 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 			// After a short full step of the implicit scheme the next one is
 			// most likely the last: its Jacobian waits until the next
 			// iteration knows whether a chord step will do (chordFinal).
-			late := m == Implicit && !opt.FiniteDiff && mu == 0 && alpha == 1 && norm <= deferStep*L && !sv.noChords
+			// (Not when the chord step's length bound would refuse it: the
+			// next step is about norm²·(norm/lastStep²) long, quadratic
+			// convergence's ratio from the last two steps, and a refused
+			// chord step costs the deferred assembly and its solve.)
+			late := m == Implicit && !opt.FiniteDiff && mu == 0 && alpha == 1 && norm <= deferStep*L && !sv.noChords &&
+				norm*norm*norm*norm <= 1e-12*L*L*lastStep*lastStep
 			if late && trial.evalLate(pr, &xn) || !late && trial.eval(m, pr, &xn, !opt.FiniteDiff) {
 				mn := merit(&trial.phi, n, invL)
 				if mn < cur || mn < 1e-28 {
