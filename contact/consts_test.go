@@ -1,7 +1,10 @@
 package contact
 
 import (
+	"math"
 	"testing"
+
+	"github.com/sovviz/sovviz/geom"
 )
 
 // A solver keeps the evaluation constants of its last query's shapes
@@ -36,5 +39,50 @@ func TestSolverConstsFollowShapes(t *testing.T) {
 		if n := sv.consts[0].made + sv.consts[1].made; n != made {
 			t.Fatalf("pair %d: a warm start of the same shapes computed their constants again (%d times)", i, n-made)
 		}
+	}
+}
+
+// witnessInside, the classification's proof that a witness lies in the
+// other body, decides as inside(…, 1e-9) does: the log residual against
+// ln(1 + 1e-9) instead of the residual against 1e-9. Checked on points
+// around the surface, within 1e-7 of it on either side and at 1e-9
+// exactly, for paper-battery shapes in random poses.
+func TestWitnessInsideMatchesInside(t *testing.T) {
+	if logWitnessLim != math.Log1p(1e-9) {
+		t.Fatalf("logWitnessLim %v, ln(1 + 1e-9) %v", logWitnessLim, math.Log1p(1e-9))
+	}
+	pairs := PaperBattery(300, 12)
+	checked, in := 0, 0
+	for i := range pairs {
+		b := &pairs[i][0]
+		s := &b.Shape
+		k := s.ImplicitConsts()
+		tr := b.Pose.Transform()
+		for j := 0; j < 40; j++ {
+			p1, p2 := 0.3*float64(j), 0.17*float64(j)-3
+			x := s.Point(p1, math.Remainder(p2, math.Pi/2))
+			n, ok := s.Normal(x)
+			if !ok {
+				continue
+			}
+			for _, off := range []float64{-1e-7, -1e-9, 0, 1e-9, 1e-7, 0.1, -0.1} {
+				w := tr.Point(x.Add(n.Mul(off)))
+				got, want := witnessInside(&k, s, &tr, w), inside(s, &tr, w, 1e-9)
+				if got != want {
+					f, _ := s.Residual(tr.InvPoint(w))
+					t.Fatalf("pair %d point %d offset %g: witnessInside %v, inside %v (F %g)", i, j, off, got, want, f)
+				}
+				checked++
+				if got {
+					in++
+				}
+			}
+		}
+	}
+	if checked < 50000 || in < checked/2 || in > checked*5/6 { // (five offsets of seven are inside)
+		t.Fatalf("%d points checked, %d inside", checked, in)
+	}
+	if witnessInside(nil, &pairs[0][0].Shape, &geom.Transform{R: geom.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}}, vec{}) != true {
+		t.Fatalf("outside a query witnessInside does not fall back to inside")
 	}
 }

@@ -1224,6 +1224,21 @@ func inside(s *geom.Superovoid, t *geom.Transform, w vec, lim float64) bool {
 	return ok && f <= lim
 }
 
+// witnessInside is inside(s, t, w, 1e-9) for a query's side, whose
+// evaluation constants k it keeps (nil outside a query): ln(1 + F)
+// against ln(1 + 1e-9), without F's exponential, on the path of every
+// overlapping answer.
+func witnessInside(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
+	if k == nil {
+		return inside(s, t, w, 1e-9)
+	}
+	f, ok := k.LogResidual(t.InvPoint(w))
+	return ok && f <= logWitnessLim
+}
+
+// logWitnessLim is ln(1 + 1e-9) (its series, exact as a constant).
+const logWitnessLim = 1e-9 - 1e-18/2 + 1e-27/3
+
 // insideBoth reports whether the world point w lies in both bodies.
 func insideBoth(pr *pair, w vec) bool {
 	return inside(pr.a, &pr.ta, w, 0) && inside(pr.b, &pr.tb, w, 0)
@@ -1325,7 +1340,7 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 		//    read too shallow (review of 2026-11-23), and a valid worse
 		//    pair would stop the later recovery stages.
 		// (The proven overlap of a convex pair first: it needs no residual.)
-		if !(pr.convex && pr.overlapProven) && !inside(pr.a, &pr.ta, c.Q, 1e-9) && !inside(pr.b, &pr.tb, c.P, 1e-9) &&
+		if !(pr.convex && pr.overlapProven) && !witnessInside(pr.ka, pr.a, &pr.ta, c.Q) && !witnessInside(pr.kb, pr.b, &pr.tb, c.P) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
 			return

@@ -259,6 +259,26 @@ func (k *ImplicitConsts) LogResidualHessianInto(pt Vec3, withHess bool, out *Imp
 	return r.finish(k, withHess, out)
 }
 
+// LogResidual returns ln(1 + F) = (e2/2)·ln G at a local point, F being
+// Superovoid.Residual's G^(e2/2) − 1 (to rounding): the same order as F but
+// with no exponential, for a caller comparing it against ln(1 + limit)
+// (the contact solver's proof that a point lies inside a body). ok is
+// false outside the domain of G.
+func (k *ImplicitConsts) LogResidual(pt Vec3) (f float64, ok bool) {
+	cx, cy := 1+k.txa*pt[2], 1+k.tya*pt[2]
+	if !(cx > 0 && cy > 0) {
+		return math.Inf(1), false
+	}
+	lu := flog(pt[0] * k.ia1 / cx)
+	lv := flog(pt[1] * k.ia2 / cy)
+	lw := flog(pt[2] * k.ia3)
+	lg := LogAddExp(k.m*LogAddExp(k.p*lu, k.p*lv), k.q*lw)
+	if math.IsNaN(lg) {
+		return math.Inf(1), false
+	}
+	return k.h * lg, true
+}
+
 // LogResidualHessianPair is LogResidualHessianInto at two points of two
 // shapes (LogResidualHessianPairConsts with the shapes' constants formed
 // on the spot).
