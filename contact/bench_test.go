@@ -1,7 +1,6 @@
 package contact
 
 import (
-	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -158,6 +157,19 @@ func BenchmarkQuerySupportWarm(b *testing.B) {
 	benchWarm(b, PaperBattery(500, 2), opt)
 }
 
+// separatedConvexPairs returns the first 300 pairs of the paper battery
+// (3,000 pairs, seed 2) that sv answers separated with both shapes convex.
+func separatedConvexPairs(sv *Solver) [][2]geom.Body {
+	all := PaperBattery(3000, 2)
+	var pairs [][2]geom.Body
+	for i := 0; i < len(all) && len(pairs) < 300; i++ {
+		if r := sv.Query(&all[i][0], &all[i][1]); r.Distance > 0 && r.NonConvex == 0 {
+			pairs = append(pairs, all[i])
+		}
+	}
+	return pairs
+}
+
 // BenchmarkQuerySupportWarmConvexSeparated: warm starts of the default
 // solver on separated pairs of convex shapes only, which need no
 // certificate check: with benchWarm's small motion (no turn) nearly every
@@ -165,16 +177,10 @@ func BenchmarkQuerySupportWarm(b *testing.B) {
 // so this is what a warm query costs beyond them. (sovviz bench's warm
 // run also turns the bodies: mostly three steps and two evaluations.)
 func BenchmarkQuerySupportWarmConvexSeparated(b *testing.B) {
-	all := PaperBattery(3000, 2)
 	opt := DefaultOptions()
 	opt.Guess = Support
 	sv := NewSolver(opt)
-	var pairs [][2]geom.Body
-	for i := 0; i < len(all) && len(pairs) < 300; i++ {
-		if r := sv.Query(&all[i][0], &all[i][1]); r.Distance > 0 && r.NonConvex == 0 {
-			pairs = append(pairs, all[i])
-		}
-	}
+	pairs := separatedConvexPairs(sv)
 	benchWarm(b, pairs, opt)
 }
 
@@ -186,16 +192,10 @@ func BenchmarkQuerySupportWarmConvexSeparated(b *testing.B) {
 // factorisation, and a chord last step after a second evaluation. The
 // restarts between pairs are not timed.
 func BenchmarkQuerySupportWarmTurningConvexSeparated(b *testing.B) {
-	all := PaperBattery(3000, 2)
 	opt := DefaultOptions()
 	opt.Guess = Support
 	sv := NewSolver(opt)
-	var pairs [][2]geom.Body
-	for i := 0; i < len(all) && len(pairs) < 300; i++ {
-		if r := sv.Query(&all[i][0], &all[i][1]); r.Distance > 0 && r.NonConvex == 0 {
-			pairs = append(pairs, all[i])
-		}
-	}
+	pairs := separatedConvexPairs(sv)
 	r := rand.New(rand.NewPCG(3, 3))
 	var a, c geom.Body
 	var prev Result
@@ -209,7 +209,7 @@ func BenchmarkQuerySupportWarmTurningConvexSeparated(b *testing.B) {
 			prev = sv.Query(&a, &c)
 			b.StartTimer()
 		}
-		animate(r, &a, &c, 1e-3, 0.5*math.Pi/180)
+		benchMotion(&a, &c, r)
 		prev = sv.QueryWarm(&a, &c, &prev)
 	}
 }

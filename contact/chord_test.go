@@ -12,24 +12,6 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// animate moves b by move along a random direction and turns both bodies
-// by turn radians about random axes, as sovviz bench's warm run does.
-func animate(r *rand.Rand, a, b *geom.Body, move, turn float64) {
-	unit := func() geom.Vec3 {
-		z := 2*r.Float64() - 1
-		phi := 2 * math.Pi * r.Float64()
-		s := math.Sqrt(1 - z*z)
-		return geom.Vec3{s * math.Cos(phi), s * math.Sin(phi), z}
-	}
-	rot := func(q geom.Quat) geom.Quat {
-		h := turn / 2
-		return geom.Quat{W: math.Cos(h), V: unit().Mul(math.Sin(h))}.Mul(q).Normalize()
-	}
-	b.Pose.Position = b.Pose.Position.Add(unit().Mul(move))
-	a.Pose.Orientation = rot(a.Pose.Orientation)
-	b.Pose.Orientation = rot(b.Pose.Orientation)
-}
-
 // Warm starts take their first step with the previous answer's factorised
 // Jacobian and mostly end with a chord step from the one before (newton's
 // chordStep and chordFinal), and answer as the same warm starts without
@@ -50,7 +32,7 @@ func TestWarmChordSteps(t *testing.T) {
 		prev := sv.Query(&a, &b)
 		pp := prev
 		for k := 0; k < 15; k++ {
-			animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+			benchMotion(&a, &b, r)
 			if prev.warm.lu.ok && prev.Status == Converged {
 				warmUsable++
 			}
@@ -122,7 +104,7 @@ func TestChordFinalResidual(t *testing.T) {
 		prev := sv.Query(&a, &b)
 		pp := plain.Query(&a, &b)
 		for k := 0; k < 10; k++ {
-			animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+			benchMotion(&a, &b, r)
 			n0 := sv.finals
 			prev = sv.QueryWarm(&a, &b, &prev)
 			pp = plain.QueryWarm(&a, &b, &pp)
@@ -157,7 +139,7 @@ func TestWarmTraceWithChord(t *testing.T) {
 		a, b := pairs[i][0], pairs[i][1]
 		sv := NewSolver(opt)
 		prev := sv.Query(&a, &b)
-		animate(r, &a, &b, 1e-3, 0.5*math.Pi/180)
+		benchMotion(&a, &b, r)
 		topt := opt
 		topt.Trace = &tr
 		sv.SetOptions(topt)
@@ -214,7 +196,7 @@ func TestWarmPaths(t *testing.T) {
 		a, b := pairs[i][0], pairs[i][1]
 		prev := sv.Query(&a, &b)
 		for k := 0; k < 50; k++ {
-			animate(rng, &a, &b, 1e-3, 0.5*math.Pi/180)
+			benchMotion(&a, &b, rng)
 			c0, f0 := sv.chords, sv.finals
 			t0 := time.Now()
 			r := sv.QueryWarm(&a, &b, &prev)
