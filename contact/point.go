@@ -117,8 +117,11 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	}
 	deferChart = false
 	exact := conv
-	// nearer reports whether distance a is below b beyond rounding.
-	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(1, b) }
+	// nearer reports whether distance a is below b beyond rounding, which
+	// is relative to the body's size (size) where b is smaller: every
+	// length here scales with the body (TestPointDistanceScaleInvariant).
+	size := maxAxis(s)
+	nearer := func(a, b float64) bool { return a < b-1e-12*math.Max(size, b) }
 	if !conv || nearer(ub, best) || fx < 0 || !minimumFoot(s, bestP, best) {
 		// No foot, or none as near as a seed, or a foot that is no local
 		// minimum of the distance (x beyond a centre of curvature) or lies
@@ -355,7 +358,10 @@ func minimumFoot(s *geom.Superovoid, p vec, d float64) bool {
 }
 
 // isFoot reports whether surface point p of s is a foot of x: on the
-// surface, with x − p along the normal (projectPoint's acceptance test).
+// surface, with x − p along the normal (projectPoint's acceptance test),
+// its tangential components within 1e-9 of the larger of the distance and
+// the body's size (not of 1: on a body smaller than 1e-9 any surface point
+// passed; TestPointDistanceScaleInvariant).
 func isFoot(s *geom.Superovoid, x, p vec) bool {
 	e, ok := s.Gradient(p)
 	if !ok {
@@ -365,17 +371,20 @@ func isFoot(s *geom.Superovoid, x, p vec) bool {
 	tt, bb := geom.Householder(e.Grad)
 	d := x.Sub(p)
 	res := math.Abs(tt.Dot(d)) + math.Abs(bb.Dot(d))
-	return math.Abs(f) <= 1e-10 && res <= 1e-9*math.Max(1, d.Len())
+	return math.Abs(f) <= 1e-10 && res <= 1e-9*math.Max(maxAxis(s), d.Len())
 }
 
 // projectPoint finds a surface point p (local) with x − p along the normal
-// at p, by Newton from seed: F(p) = 0, t·(x − p) = 0, b·(x − p) = 0.
+// at p, by Newton from seed: F(p) = 0, t·(x − p)/L = 0, b·(x − p)/L = 0
+// (L the smallest semi-axis: with the tangent rows in length units, solve's
+// pivots relative to the largest entry, the gradient's 1/L, failed on
+// bodies below 1e-12 in size).
 func projectPoint(s *geom.Superovoid, x, seed vec) (vec, bool) {
 	p := seed
 	L := minAxis(s)
 	for it := 0; it < 40; it++ {
 		var J [6][6]float64
-		phi, ok := footEquations(s, x, p, vec{1, 1, 1}, 1, &J)
+		phi, ok := footEquations(s, x, p, vec{1, 1, 1}, L, &J)
 		if !ok {
 			return p, false
 		}
@@ -389,7 +398,7 @@ func projectPoint(s *geom.Superovoid, x, seed vec) (vec, bool) {
 			step = step.Mul(0.25 * L / l)
 		}
 		p = p.Add(step)
-		if step.Len() < 1e-13*math.Max(1, L) {
+		if step.Len() < 1e-13*L {
 			break
 		}
 	}
@@ -438,6 +447,9 @@ func nearestParametric(s *geom.Superovoid, x vec) (vec, bool) {
 		}
 	}
 	mu := 1e-3
+	// (eps keeps the damped diagonal positive where a derivative vanishes,
+	// at a pole: 1e-12 of the size squared, as JᵀJ scales.)
+	eps := 1e-12 * maxAxis(s) * maxAxis(s)
 	for it := 0; it < 200; it++ {
 		d := s.Derivs(bp1, bp2)
 		r := d.X.Sub(x)
@@ -445,7 +457,7 @@ func nearestParametric(s *geom.Superovoid, x vec) (vec, bool) {
 		a11, a12, a22 := d.X1.Dot(d.X1), d.X1.Dot(d.X2), d.X2.Dot(d.X2)
 		improved := false
 		for try := 0; try < 30; try++ {
-			m11, m22 := a11+mu*(a11+1e-12), a22+mu*(a22+1e-12)
+			m11, m22 := a11+mu*(a11+eps), a22+mu*(a22+eps)
 			det := m11*m22 - a12*a12
 			if !(det > 0) {
 				mu *= 10
@@ -637,8 +649,9 @@ func ridgeNearest(s *geom.Superovoid, x vec) (pts [3]vec) {
 
 // Rings of ringNearer: ringDirs surface points on each of ringRadii radii,
 // from ringInner of the size by factors of ten; ringTol is the margin, in
-// distance relative to max(1, d), by which a ring point must be nearer to
-// count; ringWalk bounds the steps of the walk down.
+// distance relative to max(size, d) (size the largest semi-axis), by which
+// a ring point must be nearer to count; ringWalk bounds the steps of the
+// walk down.
 const (
 	ringDirs  = 8
 	ringRadii = 9
@@ -681,7 +694,7 @@ func ringNearer(s *geom.Superovoid, x, p vec, d float64) (q vec, dq float64, dow
 			nc++
 		}
 	}
-	dq, q = d-ringTol*math.Max(1, d), p
+	dq, q = d-ringTol*math.Max(maxAxis(s), d), p
 	rr := ringInner * maxAxis(s)
 	at := func(u vec) {
 		if c, ok := rayToSurface(s, u); ok {
