@@ -56,6 +56,10 @@ type Solver struct {
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
+	// refuted counts the separated answers refuteSeparated proved wrong,
+	// and overlapScans its scans of the surfaces for a point in both
+	// bodies (tests).
+	refuted, overlapScans int
 	// tries counts the multi-start's ranked starts against a valid,
 	// converged overlapping answer, and improved those that replaced it
 	// with one better by more than pairTol (TestLatencyDistribution
@@ -538,6 +542,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.escapeUncertified(m, &pr, &best, res)
 		}
 	}
+	sv.refuteSeparated(m, &pr, &best, res)
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
@@ -553,6 +558,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
+		sv.refuteSeparated(m, &pr, &best, res) // (its pair too)
 		if best.converged && !best.separated && !best.touch && sv.checkMTD(&pr, &best) {
 			// (A deep overlap it found converged is checked as above.)
 			sv.epaCheck(m, &pr, &best, res)
@@ -620,6 +626,63 @@ func misaligned(c *candidate) bool {
 // alignTol is the angle between the normal at P and Q − P above which a
 // converged pair is polished again (misaligned).
 const alignTol = 1e-8
+
+// refuteSeparated checks a separated answer of a pair with a non-convex
+// shape that the hull certificate did not prove: the multi-start's seeds
+// lie on the convex hulls, and where a pointy or caved shape pokes into
+// the other body through a dent of its hull no seed need reach the
+// overlap, so every pair found can be separated while the bodies overlap
+// (a review of 2026-12-04 found 2 of 5,600 such pairs over the whole
+// range, answered 0.046 and 0.059 apart with points of one body 0.027 and
+// 0.058 inside the other: TestSeparatedAnswerRefuted). The hulls' support
+// planes along the answer's normal decide most pairs at once: when they
+// leave a gap, no point of a is beyond the plane that b lies behind, and
+// the bodies are apart. Otherwise a point inside both bodies (the centres,
+// the segment between them, a parametric grid of each surface) proves an
+// overlap: the separated answer is then wrong, and the polytope's rescue
+// (epaRescue) answers the overlap, or, when it cannot, the query fails
+// rather than claim a distance between overlapping bodies. Without such a
+// point the answer stands, uncertified, as the best pair found.
+func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Result) {
+	if !best.valid || !best.separated || pr.convex || hullCertified(pr, best) {
+		return
+	}
+	// A support plane's gap: n·w < 0 for w the support point of a − b
+	// along n (diffSupport) separates the hulls, beyond rounding.
+	if n := best.nP; n.Len() > 0 {
+		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -pairTol(pr) {
+			return
+		}
+	}
+	sv.overlapScans++
+	if !overlapInsideBoth(pr) {
+		return
+	}
+	sv.refuted++
+	*best = candidate{}
+	pr.overlapProven = true
+	sv.epaRescue(m, pr, best, res)
+	if best.valid && best.separated {
+		*best = candidate{} // (never: epaRescue keeps no separated pair once an overlap is proven)
+	}
+}
+
+// overlapInsideBoth looks for a point strictly inside both bodies: the
+// centres, points along the segment between them, then a parametric grid
+// of each surface (overlapWitness without a polytope's points).
+func overlapInsideBoth(pr *pair) bool {
+	if insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) {
+		return true
+	}
+	d := pr.tb.T.Sub(pr.ta.T)
+	for k := 1; k < overlapSegment; k++ {
+		w := pr.ta.T.Add(d.Mul(float64(k) / overlapSegment))
+		if inside(pr.a, &pr.ta, w, -overlapInside) && inside(pr.b, &pr.tb, w, -overlapInside) {
+			return true
+		}
+	}
+	return gridWitness(pr, witnessAzimuths, witnessZeniths)
+}
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
 // from the convex hulls' closest pair (GJK with exact supports, which are
@@ -1773,7 +1836,11 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 	// keep takes c when better (a converged pair, or the supports' proof:
 	// only such pairs replace the best) and reports whether it did.
 	keep := func(c *candidate, ok bool) bool {
-		if !ok || !better(c, best) {
+		// (Not a separated pair once the bodies are proven to overlap: a
+		// pointy tip in a box-like body's dip, answered 0.059 apart over
+		// a valid overlap 0.21 deep that had not converged;
+		// TestSeparatedAnswerRefuted.)
+		if !ok || c.separated && pr.overlapProven || !better(c, best) {
 			return false
 		}
 		*best = *c
