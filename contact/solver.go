@@ -542,7 +542,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.escapeUncertified(m, &pr, &best, res)
 		}
 	}
-	sv.refuteSeparated(m, &pr, &best, res)
+	if !sv.refuteSeparated(m, &pr, &best, res) {
+		sv.fail(&pr, res)
+		return
+	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
@@ -558,7 +561,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
-		sv.refuteSeparated(m, &pr, &best, res) // (its pair too)
+		if !sv.refuteSeparated(m, &pr, &best, res) { // (its pair too)
+			sv.fail(&pr, res)
+			return
+		}
 		if best.converged && !best.separated && !best.touch && sv.checkMTD(&pr, &best) {
 			// (A deep overlap it found converged is checked as above.)
 			sv.epaCheck(m, &pr, &best, res)
@@ -642,21 +648,22 @@ const alignTol = 1e-8
 // overlap: the separated answer is then wrong, and the polytope's rescue
 // (epaRescue) answers the overlap, or, when it cannot, the query fails
 // rather than claim a distance between overlapping bodies. Without such a
-// point the answer stands, uncertified, as the best pair found.
-func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Result) {
+// point the answer stands, uncertified, as the best pair found. It
+// reports false when it leaves no valid pair (the query must fail).
+func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Result) bool {
 	if !best.valid || !best.separated || pr.convex || hullCertified(pr, best) {
-		return
+		return true
 	}
 	// A support plane's gap: n·w < 0 for w the support point of a − b
 	// along n (diffSupport) separates the hulls, beyond rounding.
 	if n := best.nP; n.Len() > 0 {
 		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -pairTol(pr) {
-			return
+			return true
 		}
 	}
 	sv.overlapScans++
 	if !overlapInsideBoth(pr) {
-		return
+		return true
 	}
 	sv.refuted++
 	*best = candidate{}
@@ -665,6 +672,7 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	if best.valid && best.separated {
 		*best = candidate{} // (never: epaRescue keeps no separated pair once an overlap is proven)
 	}
+	return best.valid
 }
 
 // overlapInsideBoth looks for a point strictly inside both bodies: the
