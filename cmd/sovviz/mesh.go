@@ -55,7 +55,7 @@ func parseMeshArgs(args []string, stderr io.Writer) (meshArgs, error) {
 	local := fs.Bool("local", false, "with -scene: write the object's own frame instead of the scene's world frame")
 	out := fs.String("o", "", "output file: .obj, .stl or .ply (required)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sovviz mesh (-shape JSON | -scene FILE -object NAME) [-method grid|marching-triangles] [-edge L | -slices AZ,ZE] [-adaptive] -o FILE.{obj,stl,ply}")
+		fmt.Fprintln(stderr, "usage: sovviz mesh (-shape JSON | -scene FILE -object NAME) [-method grid|marching-triangles] [-edge L | -slices AZ,ZE] [-adaptive [-min-edge L]] [-local] -o FILE.{obj,stl,ply}")
 		fs.PrintDefaults()
 	}
 	var ma meshArgs
@@ -236,6 +236,12 @@ func buildMesh(ma *meshArgs) (*tessellate.Mesh, string, error) {
 		// Settings the marcher refuses are usage errors (exit 2), like
 		// the other bad flags, not failures to mesh.
 		if amin := math.Min(s.A[0], math.Min(s.A[1], s.A[2])); edge > amin {
+			if lo := scene.MinEdgeFraction * amax; amin < lo {
+				// No edge both fits the thinnest semi-axis and is one the
+				// flags accept (about amax²/lo² triangles at the
+				// shortest): say so instead of advising one.
+				return nil, "", usageError{fmt.Errorf("marching triangles need an edge of at most the smallest semi-axis %g, below the shortest edge allowed (%g of the largest semi-axis, %g): this shape is too thin for them; use -method grid", amin, scene.MinEdgeFraction, lo)}
+			}
 			if ma.edge == 0 {
 				return nil, "", usageError{fmt.Errorf("the default edge %g (the object's mesh.edge, else 2%% of the largest semi-axis) exceeds the smallest semi-axis %g: give -edge at most %g, or use -method grid", edge, amin, amin)}
 			}
@@ -325,7 +331,7 @@ func runMesh(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "mesh:      %s\n", r.desc)
 	fmt.Fprintf(stdout, "vertices:  %d\n", m.NumVertices())
 	fmt.Fprintf(stdout, "triangles: %d\n", m.NumTriangles())
-	fmt.Fprintf(stdout, "min angle: min %.2f°, median %.2f°, mean %.2f°, %.1f%% of triangles ≥ 30°\n", a.Min, a.Median, a.Mean, 100*a.Above30)
+	fmt.Fprintf(stdout, "min angle: min %.2f°, median %.2f°, mean %.2f°, %s of triangles ≥ 30°\n", a.Min, a.Median, a.Mean, percentDown(a.Above30))
 	fmt.Fprintf(stdout, "deviation: max %.3g from the surface (centroids and edge midpoints), vertex residual %.2g, normals %.2g rad off the gradient\n",
 		r.dev.Distance, r.dev.VertexResidual, r.dev.NormalAngle)
 	fmt.Fprintf(stdout, "time:      mesh %.3f ms, checks %.3f ms, write %.3f ms\n", ms(r.build), ms(r.check), ms(r.wr))
@@ -333,3 +339,9 @@ func runMesh(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1e3 }
+
+// percentDown formats a fraction as a percentage with one decimal, rounded
+// down, so that a mesh with any triangle below the mark never reads 100.0%.
+func percentDown(f float64) string {
+	return fmt.Sprintf("%.1f%%", math.Floor(1000*f)/10)
+}

@@ -299,8 +299,15 @@ func TestMeshExitStatus(t *testing.T) {
 		{[]string{"-shape", knife, "-method", "marching-triangles", "-edge", "0.1", "-adaptive", "-min-edge", "0.2", "-o", out}, 2,
 			"-min-edge 0.2: must not exceed the edge 0.1"},
 		{[]string{"-shape", "{\"a\":[1,1,1],\"eps\":[1,3]}", "-o", out}, 2, "shape.eps[1] = 3"},
+		{[]string{"-shape", `{"a":[0.01,1,1],"eps":[1,1]}`, "-method", "marching-triangles", "-o", out}, 2,
+			"the default edge 0.02 (the object's mesh.edge, else 2% of the largest semi-axis) exceeds the smallest semi-axis 0.01: give -edge at most 0.01"},
+		// Thinner than any edge -edge accepts (0.002 of the largest
+		// semi-axis): no edge to advise (a review found "give -edge at
+		// most 1e-06", which -edge then refused).
 		{[]string{"-shape", `{"a":[0.001,1,1],"eps":[1,1]}`, "-method", "marching-triangles", "-o", out}, 2,
-			"the default edge 0.02 (the object's mesh.edge, else 2% of the largest semi-axis) exceeds the smallest semi-axis 0.001"},
+			"below the shortest edge allowed (0.002 of the largest semi-axis, 0.002): this shape is too thin for them; use -method grid"},
+		{[]string{"-shape", `{"a":[0.001,1,1],"eps":[1,1]}`, "-method", "marching-triangles", "-edge", "0.002", "-o", out}, 2,
+			"this shape is too thin for them"},
 		{[]string{"-shape", testShape, "-o", filepath.Join(dir, "no", "such", "dir.obj")}, 1, "dir.obj"},
 	} {
 		code, _, stderr := runMeshCmd(c.args...)
@@ -352,4 +359,26 @@ func FuzzParseSlices(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A mesh with any triangle below 30° never reads 100.0% (a review saw
+// "100.0% of triangles ≥ 30°" beside a minimum angle of 21.91°).
+func TestPercentDown(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{{1, "100.0%"}, {0.9996, "99.9%"}, {0.99999, "99.9%"}, {0.5, "50.0%"}, {0.12345, "12.3%"}, {0, "0.0%"}} {
+		if got := percentDown(c.f); got != c.want {
+			t.Errorf("percentDown(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+// A scene file that cannot be read is a failure (exit 1), as in render and
+// the GUI, not a usage error (a review found mesh exiting 2 there).
+func TestMeshUnreadableScene(t *testing.T) {
+	code, _, stderr := runMeshCmd("-scene", filepath.Join(t.TempDir(), "none.json"), "-object", "a", "-o", filepath.Join(t.TempDir(), "a.obj"))
+	if code != 1 || !strings.Contains(stderr, "sovviz mesh: -scene: ") || !strings.Contains(stderr, "cannot read") {
+		t.Errorf("exit %d, stderr %q; want exit 1 and \"sovviz mesh: -scene: … cannot read …\"", code, stderr)
+	}
 }

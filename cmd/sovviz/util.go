@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 )
 
@@ -43,7 +44,15 @@ func argsExit(err error, stderr io.Writer) int {
 	}
 	var r reportedError
 	if !errors.As(err, &r) {
-		fmt.Fprintf(stderr, "sovviz: %v\n", err)
+		// The parsers' errors begin with their command's name ("mesh:
+		// -scene: …"): printed as "sovviz mesh: …", as the commands print
+		// their other errors.
+		fmt.Fprintf(stderr, "sovviz %v\n", err)
+	}
+	// A file that cannot be read is a failure (1), as in every command,
+	// not a usage error (2).
+	if pe := new(fs.PathError); errors.As(err, &pe) {
+		return 1
 	}
 	return 2
 }
