@@ -54,7 +54,8 @@ const (
 	// MaxIterations: the best iterate is returned but did not meet the tolerance.
 	MaxIterations
 	// Failed: no usable solution (singular Jacobian, divergence or domain
-	// exits from every start); Distance holds the best estimate found.
+	// exits from every start); Distance holds the best estimate found,
+	// or 0 for an invalid body, which has none.
 	Failed
 )
 

@@ -124,7 +124,8 @@ func (sv *Solver) SetOptions(opt Options) {
 
 // Query computes the contact between a and b from a fresh initial guess.
 // Both bodies must be valid (see geom.Body.Validate); an invalid body gives
-// Status Failed, never a panic or a NaN. A nil opt means DefaultOptions.
+// Status Failed with a zero Distance (no estimate: read the status before
+// the distance), never a panic or a NaN. A nil opt means DefaultOptions.
 func Query(a, b *geom.Body, opt *Options) Result {
 	if opt == nil {
 		d := DefaultOptions()
