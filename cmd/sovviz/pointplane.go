@@ -8,6 +8,7 @@ package main
 // failed.
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -69,7 +70,9 @@ func probeID(line []byte) (string, bool) {
 		ID json.RawMessage `json:"id"`
 	}
 	var id string
-	if json.Unmarshal(line, &probe) == nil && firstByte(probe.ID) == '"' && json.Unmarshal(probe.ID, &id) == nil {
+	// The first JSON value of the line, so that a line with trailing
+	// garbage after a readable object still echoes its id.
+	if json.NewDecoder(bytes.NewReader(line)).Decode(&probe) == nil && firstByte(probe.ID) == '"' && json.Unmarshal(probe.ID, &id) == nil {
 		return id, true
 	}
 	return "", false

@@ -58,17 +58,15 @@ func parseQueryLine(line []byte) (queryInput, error) {
 func parseQueryLineStrict(line []byte) (queryInput, error) {
 	var in queryInput
 	if !json.Valid(line) {
+		// Still echo the id when the line begins with a readable object
+		// (trailing garbage after it).
+		in.id, in.hasID = probeID(line)
 		return in, syntaxError(line)
 	}
 	fields, err := objectFields(line, "", []string{"id", "a", "b"})
 	if err != nil {
 		// Still echo the id when there is a readable one.
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(line, &probe) == nil && firstByte(probe.ID) == '"' {
-			in.hasID = json.Unmarshal(probe.ID, &in.id) == nil
-		}
+		in.id, in.hasID = probeID(line)
 		return in, err
 	}
 	if raw, ok := fields["id"]; ok {

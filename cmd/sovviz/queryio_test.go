@@ -236,3 +236,26 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+// A line whose error comes after a readable object still echoes its id
+// (a review found trailing garbage losing it); an id that is not a string
+// is not echoed.
+func TestErrorLineEchoesID(t *testing.T) {
+	obj := `{"shape": {"a": [1, 1, 1], "eps": [1, 1]}}`
+	for _, c := range []struct {
+		line   string
+		id     string
+		hasID  bool
+		reason string
+	}{
+		{`{"id": "x", "a": ` + obj + `, "b": ` + obj + `} junk`, "x", true, "invalid JSON"},
+		{`{"id": "y", "a": 1, "b": ` + obj + `}`, "y", true, "a: want an object"},
+		{`{"id": 5, "a": ` + obj + `, "b": ` + obj + `} junk`, "", false, "invalid JSON"},
+		{`not json`, "", false, "invalid JSON"},
+	} {
+		in, err := parseQueryLine([]byte(c.line))
+		if err == nil || !strings.Contains(err.Error(), c.reason) || in.id != c.id || in.hasID != c.hasID {
+			t.Errorf("%s: id %q (%v), error %v; want id %q (%v) and %q", c.line, in.id, in.hasID, err, c.id, c.hasID, c.reason)
+		}
+	}
+}
