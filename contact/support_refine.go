@@ -66,7 +66,11 @@ func (sv *Solver) exactAscent(pr *pair, n vec, res *Result) ascentEnd {
 	for it := 0; it < 200 && step > 1e-7; it++ {
 		d := Q.Sub(P)
 		t := d.Sub(n.Mul(n.Dot(d)))
-		if t.Len() < 1e-14 {
+		// (The ends here and below are relative to the pair's size: as
+		// absolute lengths, 1e-14 and 1e-13, they ended the climb of
+		// bodies 1e-14 in size at once, and TestQueryScaleInvariantAscent's
+		// pair was answered 4.8e-4 of its size off there.)
+		if t.Len() < 1e-14*charLength(pr) {
 			break
 		}
 		m := n.Add(t.Normalize().Mul(step)).Normalize()
@@ -91,7 +95,7 @@ func (sv *Solver) exactAscent(pr *pair, n vec, res *Result) ascentEnd {
 		h12 := (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4 * h * h)
 		d := Q.Sub(P)
 		g1, g2 := d.Dot(e1), d.Dot(e2)
-		if math.Hypot(g1, g2) < 1e-13 {
+		if math.Hypot(g1, g2) < 1e-13*charLength(pr) {
 			break
 		}
 		det := h11*h22 - h12*h12

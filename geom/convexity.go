@@ -153,6 +153,9 @@ type cvxShape struct {
 	s        *Superovoid
 	k        float64
 	la1, la2 float64
+	// lm and am: ln a and a of the larger of a1 and a2, by which phiAt
+	// scales the section norm's terms (sectionNorm).
+	lm, am float64
 }
 
 // profile fills phi with r(w)·N_d(w), d = (cos θ, sin θ), and z with a3·w,
@@ -210,6 +213,7 @@ func (s *Superovoid) Convexity() ConvexityReport {
 // to be convex.
 func (s *Superovoid) convexityScan() ConvexityReport {
 	c := cvxShape{s: s, k: 2 / (2 - s.Eps[0]), la1: FastLog(s.A[0]), la2: FastLog(s.A[1])}
+	c.lm, c.am = max(c.la1, c.la2), max(s.A[0], s.A[1])
 	var cg, fg cvxHeights
 	cg.n = cvxW
 	copy(cg.w[:], cvxGrid[:])
@@ -334,8 +338,10 @@ func (s *Superovoid) convexityScan() ConvexityReport {
 
 // phiAt is the section support φ_d(w) for d = (cos θ, sin θ).
 func (c *cvxShape) phiAt(sn, cs, w float64) float64 {
-	n, _ := sectionNorm(c.la1+FastLog(cs), c.la2+FastLog(sn), c.s.Taper[0], c.s.Taper[1], c.k, w)
-	return profileR(w, c.s.Eps[1]) * n
+	// The terms relative to the larger semi-axis (sectionNorm), so that
+	// they depend on the shape's proportions, not on its size.
+	n, _ := sectionNorm(c.la1-c.lm+FastLog(cs), c.la2-c.lm+FastLog(sn), c.s.Taper[0], c.s.Taper[1], c.k, w)
+	return profileR(w, c.s.Eps[1]) * c.am * n
 }
 
 // goldenMax returns the maximiser of f on [a, b] (f unimodal there).

@@ -50,6 +50,7 @@ type SupportTable struct {
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
 	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
 	groups                      [supportGroups]supportGroup
+	tipW                        float64 // 0.9^e2: |sin p2| > 0.9 above it (tauOfPoint)
 	// For tests: noGroups turns the group skip off; onSkip, when set, is
 	// told each interval (prevTau, tau) whose root check a skip of groups
 	// g0..g1 suppressed, with the scan's bound on τ.
@@ -59,7 +60,7 @@ type SupportTable struct {
 
 // SupportTable builds the support table of the shape.
 func (s *Superovoid) SupportTable() SupportTable {
-	t := SupportTable{s: *s}
+	t := SupportTable{s: *s, tipW: math.Pow(0.9, s.Eps[1])}
 	p := supportProblem{e2: s.Eps[1], beta: 2 - s.Eps[1]}
 	k := 2 / (2 - s.Eps[0])
 	for _, w := range checkNodes {
@@ -111,7 +112,7 @@ func (t *SupportTable) groupBound(g int, d *checkDir) float64 {
 	gr := &t.groups[g]
 	X, Y := d.ak0*gr.cxk, d.bk0*gr.cyk // (a1·|mx|·cxmax)^k, (a2·|my|·cymax)^k over em^k
 	big, q := d.terms(X, Y, gr.cxmax, gr.cymax)
-	sec := gr.rmax * d.em * big * (1 + q*d.invk)
+	sec := gr.rmax * big * (1 + q*d.invk)
 	c := d.p.c
 	return sec + max(c*gr.wlo, c*gr.whi) + 1e-12*(sec+math.Abs(c))
 }
@@ -187,7 +188,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 	d := t.scanDir(n, limit, &p)
 	// N(0), from below (a smaller N only widens the bracket), for the
 	// bound of PointWithNormal.
-	n0 := d.em * onePlusPow(min(d.ak0, d.bk0), 1/p.k) * (1 - powErr)
+	n0 := onePlusPow(min(d.ak0, d.bk0), 1/p.k) * (1 - powErr)
 	bound := 2*math.Abs(p.c)/n0 + 2
 	// x must be a local maximum of n·x over the surface, where the surface
 	// is locally convex: the Hessian of G restricted to the tangent plane is
@@ -206,7 +207,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		// caller may settle another way.
 		return false, k >= -flatCurvature
 	}
-	tx, _, _ := p.tauOfW(max(-1, min(1, x[2]/a3)))
+	tx := t.tauOfPoint(x)
 	if !(tx > -bound && tx < bound) {
 		return false, true
 	}
@@ -253,7 +254,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 			if psi == 0 {
 				x0 = tau
 			}
-			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); !(f <= limit) {
+			if _, f := p.evalTau(p.solve(prevTau, tau, x0)); !(f <= d.limit) {
 				return false, false
 			}
 		}
@@ -262,36 +263,54 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 	return true, false
 }
 
-// scanDir sets p to the support problem of the direction n (scaled so
-// that its largest component has magnitude 1, mx and my not both 0) and
-// returns what the scan against limit needs of it.
-func (t *SupportTable) scanDir(n Vec3, limit float64, p *supportProblem) checkDir {
+// tauOfPoint returns the zenith parameter τ = spow(tan p2, 2 − e2) of a
+// local surface point x: sin p2 from its height, and cos p2 from it too
+// away from the tips, but near a tip (|sin p2| > 0.9) from the section's
+// superellipse norm r = cos^e2 p2 of x and y, which keeps its digits where
+// 1 − |w| has none (from the height alone, a point 1e-16 of a3 from the tip
+// of a rounded shape had τ finite or infinite as z/a3 rounded, at one
+// size and not another, and the verdict followed).
+func (t *SupportTable) tauOfPoint(x Vec3) float64 {
 	s := &t.s
-	a1, a2, a3 := s.A[0], s.A[1], s.A[2]
-	e1, e2 := s.Eps[0], s.Eps[1]
-	*p = supportProblem{
-		lal: FastLog(a1 * math.Abs(n[0])), lbe: FastLog(a2 * math.Abs(n[1])),
-		tx: s.Taper[0], ty: s.Taper[1], c: a3 * n[2],
-		e2: e2, k: 2 / (2 - e1), beta: 2 - e2,
+	w := max(-1, min(1, x[2]/s.A[2]))
+	e2 := s.Eps[1]
+	if !(math.Abs(w) > t.tipW) {
+		sn := spow(w, 1/e2)
+		return spow(sn/math.Sqrt((1-sn)*(1+sn)), 2-e2)
 	}
-	// The section norm's terms are (a1·|mx|)^k·cx^k and (a2·|my|)^k·cy^k;
-	// the table holds the powers of cx and cy. They are scaled by the
-	// larger of a1·|mx| and a2·|my|, so that a large k cannot underflow both.
-	A, B := a1*math.Abs(n[0]), a2*math.Abs(n[1])
-	em := max(A, B)
-	al, be := A/em, B/em
-	ak0, bk0 := 1.0, 1.0
-	if al < 1 {
-		ak0 = FastExp(p.k * (p.lal - p.lbe))
-	} else if be < 1 {
-		bk0 = FastExp(p.k * (p.lbe - p.lal))
+	if x[0] == 0 && x[1] == 0 {
+		return math.Copysign(math.Inf(1), w) // the tip
 	}
-	return checkDir{p: p, limit: limit, ak0: ak0, bk0: bk0, al: al, be: be, em: em, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
+	// r = ‖(x/(a1·cx), y/(a2·cy))‖_q, q = 2/e1, and |sin p2| = |w|^(1/e2),
+	// cos p2 = r^(1/e2): τ = sign(w)·(|w|/r)^((2 − e2)/e2).
+	q := 2 / s.Eps[0]
+	lx := FastLog(math.Abs(x[0]) / (s.A[0] * (1 + s.Taper[0]*w)))
+	ly := FastLog(math.Abs(x[1]) / (s.A[1] * (1 + s.Taper[1]*w)))
+	lr := LogAddExp(q*lx, q*ly) / q
+	return math.Copysign(FastExp((2-e2)/e2*(FastLog(math.Abs(w))-lr)), w)
 }
 
-// terms splits a section's k-norm N = em·(ak + bk)^(1/k), ak and bk the
-// k-th powers of its two terms al·cx and be·cy, into em·big·(1 + q)^(1/k):
-// big the larger term, q ≤ 1 the ratio of the powers.
+// scanDir sets p to the support problem of the direction n (scaled so
+// that its largest component has magnitude 1, mx and my not both 0) and
+// returns what the scan against limit needs of it, in the problem's units
+// of em (supportProblem): the section norm's terms are (a1·|mx|)^k·cx^k and
+// (a2·|my|)^k·cy^k, over em^k al^k·cx^k and be^k·cy^k, and the table holds
+// the powers of cx and cy; so scaled, no size and no k overflows or
+// underflows them.
+func (t *SupportTable) scanDir(n Vec3, limit float64, p *supportProblem) checkDir {
+	p.init(&t.s, n)
+	ak0, bk0 := 1.0, 1.0
+	if p.al < 1 {
+		ak0 = FastExp(p.k * p.lal)
+	} else if p.be < 1 {
+		bk0 = FastExp(p.k * p.lbe)
+	}
+	return checkDir{p: p, limit: limit * p.inv, ak0: ak0, bk0: bk0, al: p.al, be: p.be, invk: 1 / p.k, chord: FastExp(math.Ln2/p.k) - 1}
+}
+
+// terms splits a section's k-norm N = (ak + bk)^(1/k) (in units of em), ak
+// and bk the k-th powers of its two terms al·cx and be·cy, into
+// big·(1 + q)^(1/k): big the larger term, q ≤ 1 the ratio of the powers.
 func (d *checkDir) terms(ak, bk, cx, cy float64) (big, q float64) {
 	if ak >= bk {
 		if ak > 0 {
@@ -305,8 +324,7 @@ func (d *checkDir) terms(ak, bk, cx, cy float64) (big, q float64) {
 // checkDir is what IsSupportPoint's scan needs of one direction.
 type checkDir struct {
 	p        *supportProblem
-	limit    float64 // n·x + tol, scaled like F
-	em       float64 // the larger of a1·|mx|, a2·|my|
+	limit    float64 // n·x + tol, in units of em like F
 	al, be   float64 // a1·|mx|, a2·|my| over em
 	ak0, bk0 float64 // al^k, be^k
 	invk     float64 // 1/k: a division saved at every height
@@ -322,7 +340,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	// ψ = τ − r·ρ − c/N with ρ = N_w/N = (ak·tx/cx + bk·ty/cy)/sum; below,
 	// ψ·sum = bs − c·sum/N, so that the bounds need no division.
 	bs := t.tau[i]*sum - t.r[i]*(ak*t.tcx[i]+bk*t.tcy[i])
-	// N = em·big·(1 + q)^(1/k), big the larger of the two section terms
+	// N = big·(1 + q)^(1/k), big the larger of the two section terms
 	// and q the ratio of their k-th powers, from a short series good to
 	// powErr: most heights are decided by its bounds alone.
 	big, q := d.terms(ak, bk, t.cx[i], t.cy[i])
@@ -331,16 +349,15 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	// its tangent at 0 above (with room for rounding and FastExp's error in
 	// the chord). Far from the support point they settle most heights.
 	{
-		base := d.em * big
 		lo, hi := freeBounds(q, d.chord, d.invk)
-		nlo, nhi := base*lo, base*hi
+		nlo, nhi := big*lo, big*hi
 		if t.r[i]*nhi+cw <= d.limit {
 			if sg := signBetween(bs, p.c*sum, nlo, nhi); sg != 0 {
 				return sg, false
 			}
 		}
 	}
-	n0 := d.em * big * onePlusPow(q, d.invk)
+	n0 := big * onePlusPow(q, d.invk)
 	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
 	if !(t.r[i]*nlo+cw <= d.limit) {
 		return 0, true // a point at this height lies beyond x (or NaN: refuse)
@@ -350,7 +367,7 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 			return sg, false
 		}
 	}
-	nn := d.em * FastExp(FastLog(sum)*d.invk)
+	nn := FastExp(FastLog(sum) * d.invk)
 	if !(t.r[i]*nn+cw <= d.limit) {
 		return 0, true
 	}
@@ -411,13 +428,24 @@ func (t *SupportTable) tangentCurvature(e *Implicit) float64 {
 	}
 	u, v := Householder(e.Grad)
 	hu, hv := MulMV(&e.Hess, u), MulMV(&e.Hess, v)
-	huu, hvv, huv := u.Dot(hu), v.Dot(hv), u.Dot(hv)
-	// Smallest eigenvalue of the 2x2 tangent-plane Hessian, as a curvature,
-	// less its rounding: on a coordinate plane of a pointy shape (e near 2)
-	// the Hessian of G is 1e27 and more (the ridge's curvature is infinite,
+	// The 2x2 tangent-plane Hessian as curvatures times the radius, so
+	// that its entries do not depend on the body's size: on a coordinate
+	// plane of a pointy section (e1 near 2) the Hessian of G is 1e142 at
+	// unit size and grows as 1/size², and its squares below overflowed
+	// at 1e-6 (a support point refused as a dent's bottom at 1e-6, accepted
+	// at 1).
+	sc := t.s.BoundingRadiusFast() / g
+	huu, hvv, huv := u.Dot(hu)*sc, v.Dot(hv)*sc, u.Dot(hv)*sc
+	// Smallest eigenvalue of the 2x2 tangent-plane Hessian, less its
+	// rounding: on a coordinate plane of a pointy shape (e near 2) the
+	// Hessian of G is 1e27 and more (the ridge's curvature is infinite,
 	// and convex) and the eigenvalue keeps only its sign's noise, -4e11 at
 	// one shift of a pair and 0 at another (TestCertificateShiftInvariant).
 	lmin := 0.5*(huu+hvv) - math.Sqrt(0.25*(huu-hvv)*(huu-hvv)+huv*huv)
-	lmin += 1e-12 * (math.Abs(huu) + math.Abs(hvv) + 2*math.Abs(huv))
-	return lmin / g * t.s.BoundingRadiusFast()
+	if math.IsInf(lmin, 0) {
+		// Squares beyond 1e308 (Hypot's scaling costs 30 ns of the
+		// check's 850 where they do not overflow, nearly everywhere).
+		lmin = 0.5*(huu+hvv) - math.Hypot(0.5*(huu-hvv), huv)
+	}
+	return lmin + 1e-12*(math.Abs(huu)+math.Abs(hvv)+2*math.Abs(huv))
 }

@@ -234,7 +234,7 @@ func TestSupportGroupBound(t *testing.T) {
 			d := tab.scanDir(n, 0, &p)
 			for g := range tab.groups {
 				gr := &tab.groups[g]
-				gb := tab.groupBound(g, &d)
+				gb := tab.groupBound(g, &d) * p.em // (in units of em)
 				top := math.Inf(-1)
 				for _, x := range pts {
 					if w := x[2] / s.A[2]; w >= gr.wlo && w <= gr.whi {
