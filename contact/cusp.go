@@ -221,7 +221,10 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 	trace(0, 0, 0)
 	var jtj [6][6]float64
 	var jtr [6]float64
-	mu, muFloor := 0.0, 1e-12
+	// (newton's damping floor and row weight: the chart's coordinates are
+	// lengths.)
+	muMin, rw := dampMin(Implicit, invL), rowWeight(L)
+	mu, muFloor := 0.0, muMin
 	converged := false
 	stallRef := cur
 	it := 0
@@ -235,13 +238,13 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 			var dx [6]float64
 			var okS bool
 			if mu == 0 {
-				dx, cond, okS = solveImplicit(&sys.jac, &rhs)
+				dx, cond, okS = solveImplicit(&sys.jac, &rhs, rw)
 			} else {
 				normalEquations(&sys.jac, &sys.phi, &w, 6, &jtj, &jtr)
 				dx, okS = lmSolve(&jtj, &jtr, 6, mu)
 			}
 			if !okS {
-				mu = damp(mu, &sys.jac, &w, 6, &muFloor)
+				mu = damp(mu, &sys.jac, &w, 6, &muFloor, muMin)
 				continue
 			}
 			norm := math.Float64frombits(absBits6(&dx))
@@ -258,7 +261,7 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 					break
 				}
 			}
-			mu = damp(mu, &sys.jac, &w, 6, &muFloor)
+			mu = damp(mu, &sys.jac, &w, 6, &muFloor, muMin)
 		}
 		if !accepted {
 			break
@@ -276,7 +279,7 @@ func (sv *Solver) cuspRun(pr *pair, ch *cuspChart, sg [6]float64, res *Result, m
 		// Levenberg–Marquardt once passed for convergence, the tip
 		// 1.35e-8 off the surface and the distance 1.6e-8 too long:
 		// TestRidgeSearchTouching.)
-		if (pure && step <= sv.opt.Tol && cur < 1e-16) || cur < 1e-24 {
+		if (pure && step <= stepTol(&sv.opt, pr) && cur < 1e-16) || cur < 1e-24 {
 			converged = true
 			break
 		}

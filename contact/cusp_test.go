@@ -104,7 +104,7 @@ func TestCuspPolishOverlap(t *testing.T) {
 }
 
 // TestDampSetsFloor: switching damping on sets the floor below which it is
-// dropped, 1e-8 of its starting value (never below 1e-12); raising it
+// dropped, 1e-8 of its starting value (never below muMin); raising it
 // leaves the floor alone (review of 5f717f6: the singular-step path kept
 // an earlier episode's floor).
 func TestDampSetsFloor(t *testing.T) {
@@ -115,12 +115,13 @@ func TestDampSetsFloor(t *testing.T) {
 			J[i][i] = scale * float64(i+1)
 		}
 		floor := 123.0
-		mu := damp(0, &J, &w, 6, &floor)
-		if want := nextMu(0, &J, &w, 6); mu != want || floor != max(1e-12, 1e-8*want) {
-			t.Errorf("scale %g: damp from 0 gave μ %g, floor %g; want %g, %g", scale, mu, floor, want, max(1e-12, 1e-8*want))
+		muMin := 1e-12 / (scale * scale)
+		mu := damp(0, &J, &w, 6, &floor, muMin)
+		if want := nextMu(0, &J, &w, 6); mu != want || floor != max(muMin, 1e-8*want) {
+			t.Errorf("scale %g: damp from 0 gave μ %g, floor %g; want %g, %g", scale, mu, floor, want, max(muMin, 1e-8*want))
 		}
 		f0 := floor
-		if mu2 := damp(mu, &J, &w, 6, &floor); mu2 != 10*mu || floor != f0 {
+		if mu2 := damp(mu, &J, &w, 6, &floor, muMin); mu2 != 10*mu || floor != f0 {
 			t.Errorf("scale %g: damp from %g gave %g, floor %g → %g", scale, mu, mu2, f0, floor)
 		}
 	}

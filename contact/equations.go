@@ -301,12 +301,19 @@ func (s *system) parametricSides(pr *pair, x *[6]float64, jac bool) bool {
 }
 
 // fdJacobian replaces the analytical Jacobian by central differences of the
-// residual, as paper 000 did; kept so the two can be compared.
+// residual, as paper 000 did; kept so the two can be compared. The
+// differences' step is 1e-7 of the unknown, or of the characteristic
+// length L (of 1 rad for the angles) where the unknown is smaller: with
+// 1e-7 absolute, on bodies of size 1e-7 and less the step crossed the body.
 func (s *system) fdJacobian(m Method, pr *pair, x *[6]float64) bool {
 	var tmp system
 	n := s.n
+	unit := 1.0 // (angles)
+	if m == Implicit {
+		unit = charLength(pr)
+	}
 	for j := 0; j < n; j++ {
-		h := 1e-7 * max(1, math.Abs(x[j]))
+		h := 1e-7 * max(unit, math.Abs(x[j]))
 		xp, xm := *x, *x
 		xp[j] += h
 		xm[j] -= h

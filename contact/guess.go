@@ -250,7 +250,9 @@ func ascend(pr *pair, n0 vec, steps int) (vec, vec, vec, float64) {
 	alpha := 0.0
 	for i := 0; i < steps; i++ {
 		t := d.sub(n.scale(n.dot(d)))
-		if math.Sqrt(t.dot(t)) < 1e-9 {
+		// (The gradient is a length: relative to L, or bodies below 1e-9
+		// are never climbed; TestQueryScaleInvariance.)
+		if math.Sqrt(t.dot(t)) < 1e-9*pr.L {
 			break
 		}
 		if alpha == 0 {
@@ -287,7 +289,7 @@ func supportAscend(pr *pair, n vec, alpha float64, steps int) (vec, vec, vec, fl
 	for i := 0; i < steps; i++ {
 		d := Q.Sub(P)
 		t := d.Sub(n.Mul(n.Dot(d)))
-		if t.Len() < 1e-9 {
+		if t.Len() < 1e-9*pr.L {
 			break
 		}
 		if alpha == 0 {

@@ -153,9 +153,19 @@ func solve6InPlace(a *[6][6]float64, r *[6]float64) (x [6]float64, cond float64,
 // within its row), and it does under half the work of the dense 6×6 solve
 // (BenchmarkSolveImplicit). ok and cond are as for solve: cond is the ratio
 // of the largest to the smallest pivot magnitude.
-func solveImplicit(J *[6][6]float64, r *[6]float64) (x [6]float64, cond float64, ok bool) {
+//
+// w weighs rows 2 and 3 (the distances along b's tangents, lengths, where
+// the other rows are dimensionless, so that their entries are of order 1
+// against the others' 1/L): about 1/L (rowWeight, a power of two), so
+// that the pivots' choice and the threshold relative to the largest entry
+// do not depend on the bodies' size. (Unweighted, the rows differed by a
+// factor L², and far from L = 1 pivots fell below the threshold: at 1e12
+// and below 1e-10 Newton steps failed where they succeed at L = 1, and
+// Levenberg–Marquardt crawled instead; TestQueryScaleInvariance.) w = 1
+// changes no bit.
+func solveImplicit(J *[6][6]float64, r *[6]float64, w float64) (x [6]float64, cond float64, ok bool) {
 	var lu implicitLU
-	return solveImplicitLU(J, r, &lu)
+	return solveImplicitLU(J, r, w, &lu)
 }
 
 // implicitLU is solveImplicit's factorisation of one Jacobian, as it
@@ -179,6 +189,7 @@ type implicitLU struct {
 	u12, u13, u23 float64
 	inv           [4]float64 // its diagonal's reciprocals
 	cond          float64
+	w             float64 // the weight of rows 2 and 3
 }
 
 // solve returns J⁻¹r for the J that lu factorised; ok is false for a
@@ -187,6 +198,10 @@ func (lu *implicitLU) solve(r *[6]float64) (x [6]float64, ok bool) {
 	var b [4]float64
 	for i := range b {
 		b[i] = r[i] - lu.fa[i]*r[4] - lu.fb[i]*r[5]
+	}
+	if lu.w != 1 {
+		b[2] *= lu.w
+		b[3] *= lu.w
 	}
 	b[0], b[lu.p1] = b[lu.p1], b[0]
 	b[1] -= lu.f10 * b[0]
@@ -209,7 +224,7 @@ func (lu *implicitLU) solve(r *[6]float64) (x [6]float64, ok bool) {
 
 // solveImplicitLU is solveImplicit, recording its factorisation in lu
 // (lu.ok only when it succeeds).
-func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]float64, cond float64, ok bool) {
+func solveImplicitLU(J *[6][6]float64, r *[6]float64, w float64, lu *implicitLU) (x [6]float64, cond float64, ok bool) {
 	lu.ok = false
 	// The largest magnitude, on the bit patterns: for non-negative floats
 	// they order like the values (a NaN above +Inf), and the integer maximum
@@ -221,6 +236,13 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 		absBits(J[4][0]), absBits(J[4][1]), absBits(J[4][2]),
 		absBits(J[5][3]), absBits(J[5][4]), absBits(J[5][5]))
 	scale := math.Float64frombits(bits)
+	if w != 1 {
+		// (Rows 2 and 3 weighed, the others as they are.)
+		b := max(absBits6(&J[0]), absBits6(&J[1]),
+			absBits(J[4][0]), absBits(J[4][1]), absBits(J[4][2]),
+			absBits(J[5][3]), absBits(J[5][4]), absBits(J[5][5]))
+		scale = max(math.Float64frombits(b), w*math.Float64frombits(max(absBits6(&J[2]), absBits6(&J[3]))))
+	}
 	if !(scale > 0) || math.IsInf(scale, 0) {
 		return x, math.Inf(1), false
 	}
@@ -249,9 +271,14 @@ func solveImplicitLU(J *[6][6]float64, r *[6]float64, lu *implicitLU) (x [6]floa
 	m1, b1 := reduce(1)
 	m2, b2 := reduce(2)
 	m3, b3 := reduce(3)
+	if w != 1 {
+		m2, b2 = row4{m2.a * w, m2.b * w, m2.c * w, m2.d * w}, b2*w
+		m3, b3 = row4{m3.a * w, m3.b * w, m3.c * w, m3.d * w}, b3*w
+	}
 	for k := range 4 {
 		lu.fa[k], lu.fb[k] = J[k][ja]*ia, J[k][jb]*ib
 	}
+	lu.w = w
 	lu.ja, lu.jb, lu.c = uint8(ja), uint8(jb), [4]uint8{uint8(c0), uint8(c1), uint8(c2), uint8(c3)}
 	lu.ia, lu.ib, lu.g = ia, ib, [4]float64{g4[c0], g4[c1], g5[c2], g5[c3]}
 	lu.p1, lu.p2, lu.p3 = 0, 1, 2

@@ -93,11 +93,11 @@ func TestSolveImplicitAgainstGonum(t *testing.T) {
 		for a := range rhs {
 			rhs[a] = r.NormFloat64()
 		}
-		x, cond, ok := solveImplicit(&J, &rhs)
+		x, cond, ok := solveImplicit(&J, &rhs, 1)
 		// The recorded factorisation replays the same elimination: on the
 		// same right-hand side bit for bit, on another as gonum does.
 		var lu implicitLU
-		x2, cond2, ok2 := solveImplicitLU(&J, &rhs, &lu)
+		x2, cond2, ok2 := solveImplicitLU(&J, &rhs, 1, &lu)
 		if ok2 != ok || lu.ok != ok || x2 != x || ok && (cond2 != cond || lu.cond != cond) {
 			t.Fatalf("case %d: solveImplicitLU differs from solveImplicit", i)
 		}
@@ -145,12 +145,12 @@ func TestSolveImplicitAgainstGonum(t *testing.T) {
 	S[3] = [6]float64{1, 0, 0, 0, 0, 1}
 	S[4] = [6]float64{0.3, 0.5, 0.1}
 	S[5] = [6]float64{0, 0, 0, 0.2, 0.1, 0.7}
-	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}); ok {
+	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}, 1); ok {
 		t.Fatal("a singular system was solved")
 	}
 	S[2] = [6]float64{0, 0, 1, 0, 1, 0}
 	S[4] = [6]float64{}
-	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}); ok {
+	if _, _, ok := solveImplicit(&S, &[6]float64{1, 2, 3, 4, 5, 6}, 1); ok {
 		t.Fatal("a system with a zero gradient row was solved")
 	}
 }
@@ -343,6 +343,27 @@ func checkLUReplay(t *testing.T, i int, J *[6][6]float64, lu *implicitLU, rhs *[
 	for a := 0; a < 6; a++ {
 		if d := math.Abs(x[a] - X.AtVec(a)); d > 1e-13*c*math.Max(1, math.Abs(X.AtVec(a))) {
 			t.Fatalf("case %d (cond %.3g): replayed x[%d] = %v, gonum %v", i, c, a, x[a], X.AtVec(a))
+		}
+	}
+}
+
+// TestRowWeight: rowWeight is 1/L rounded to the nearest power of two in
+// the logarithm (1 for L in [1/√2, √2)), over L from 1e-100 to 1e100.
+func TestRowWeight(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 100000; i++ {
+		L := math.Pow(10, -100+200*r.Float64())
+		w := rowWeight(L)
+		if _, e := math.Frexp(w); w != math.Ldexp(0.5, e) {
+			t.Fatalf("L %g: weight %g is no power of two", L, w)
+		}
+		if x := math.Log2(w * L); !(x >= -0.5-1e-12 && x < 0.5+1e-12) {
+			t.Fatalf("L %g: weight %g, log2(w·L) = %g", L, w, x)
+		}
+	}
+	for _, c := range []struct{ L, w float64 }{{1, 1}, {0.71, 1}, {1.41, 1}, {0.7, 2}, {1.42, 0.5}, {0.3, 4}, {2, 0.5}, {1e12, 0x1p-40}} {
+		if w := rowWeight(c.L); w != c.w {
+			t.Errorf("rowWeight(%g) = %g, want %g", c.L, w, c.w)
 		}
 	}
 }

@@ -121,7 +121,7 @@ func BenchmarkSolveImplicit(b *testing.B) {
 	J[5] = [6]float64{0, 0, 0, 0.1, 0.4, -0.8}
 	r := [6]float64{1, 2, 3, 4, 5, 6}
 	for i := 0; i < b.N; i++ {
-		solveImplicit(&J, &r)
+		solveImplicit(&J, &r, 1)
 	}
 }
 
@@ -163,6 +163,6 @@ func BenchmarkSolveImplicitVaried(b *testing.B) {
 	rhs := [6]float64{1e-3, -2e-3, 1e-4, 3e-4, 1e-5, -1e-5}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		solveImplicit(&js[i%len(js)], &rhs)
+		solveImplicit(&js[i%len(js)], &rhs, 1)
 	}
 }

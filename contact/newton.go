@@ -10,6 +10,27 @@ import (
 // length units comparable with the dimensionless ones and bounds steps.
 func charLength(pr *pair) float64 { return pr.L }
 
+// stepTol is Options.Tol for the pair, in length units: Tol relative to
+// the characteristic length, so that a query's accuracy does not depend on
+// the bodies' size (an absolute 1e-10 ended runs converged 1e-10 apart on
+// bodies of size 1e-10; TestQueryScaleInvariance). At L = 1 it is Tol.
+func stepTol(opt *Options, pr *pair) float64 { return opt.Tol * charLength(pr) }
+
+// rowWeight is the weight of the length rows (2 and 3) in the Newton
+// solves (solveImplicit): 1/L rounded to a power of two (in the
+// logarithm), so that the weighting, exact, changes no rounding, and for L
+// in [1/√2, √2) nothing. From L's bits (L is a normal number, within
+// geom's 1e-100 to 1e100): math.Frexp and math.Ldexp cost 1.7 M of the
+// 456 M instructions of docs/bench.md's 20,000 warm queries.
+func rowWeight(L float64) float64 {
+	b := math.Float64bits(L)
+	e := int64(b>>52&0x7ff) - 1023      // L = 1.f·2^e
+	if b&(1<<52-1) >= 0x6a09e667f3bcd { // 1.f ≥ √2
+		e++
+	}
+	return math.Float64frombits(uint64(1023-e) << 52)
+}
+
 func minAxis(s *geom.Superovoid) float64 { return min(s.A[0], min(s.A[1], s.A[2])) }
 
 func maxAxis(s *geom.Superovoid) float64 { return max(s.A[0], max(s.A[1], s.A[2])) }
@@ -110,10 +131,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 		opt.Trace.Steps = append(opt.Trace.Steps, TraceStep{Start: start, Q: x, P: pr.tb.Point(sys.P), Qw: pr.tb.Point(sys.Q), Residual: math.Sqrt(cur)})
 	}
 	maxStep := 0.25 * L
-	tol := opt.Tol
+	tol := stepTol(opt, pr)
 	if m != Implicit {
 		maxStep = 0.5
-		tol = opt.Tol * invL // angles: Tol is in length units
+		tol = opt.Tol // angles: Tol·L over L
 	}
 	// Row weights of the scaled least-squares problem.
 	var w [6]float64
@@ -123,11 +144,13 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	w[2], w[3] = invL, invL
 	mu := 0.0
 	// Damping below muFloor is dropped: 1e-8 of where it started, i.e.
-	// 1e-12 of JᵀWJ's scale (never below 1e-12). An absolute floor kept
+	// 1e-12 of JᵀWJ's scale (never below dampMin). An absolute floor kept
 	// box-like faces, whose Hessians make that scale huge, damped for
 	// dozens of accepted steps: they crawled and ran out of iterations
-	// (TestRelativeDampingFloor).
-	muFloor := 1e-12
+	// (TestRelativeDampingFloor). (damp sets it whenever the damping is
+	// switched on, before it is read.)
+	muFloor := 0.0
+	rw := rowWeight(L)
 	lastStep := math.Inf(1)
 	stallRef, farRef, farStep := cur, cur, 0.0
 	var hist [farWindow]float64 // the merits of the last farWindow iterations
@@ -196,13 +219,23 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				// fails, and then LM rebuilds from a copy made below.
 				if m == Implicit && !opt.FiniteDiff {
 					// (Recorded for the answer's warm state: finish.)
-					dx, cond, ok = solveImplicitLU(&sys.jac, &rhs, &sv.lu)
+					dx, cond, ok = solveImplicitLU(&sys.jac, &rhs, rw, &sv.lu)
 					sv.luX, sv.luQuery = x, sv.queryN
 				} else if m == Implicit {
-					dx, cond, ok = solveImplicit(&sys.jac, &rhs)
+					dx, cond, ok = solveImplicit(&sys.jac, &rhs, rw)
 				} else {
+					// (Rows 2 and 3 over L, as solveImplicit weighs
+					// them: here they are the lengths against the
+					// angles' dimensionless rows.)
 					jc := sys.jac
-					dx, cond, ok = solveInPlace(&jc, &rhs, n)
+					for j := 0; j < n; j++ {
+						jc[2][j] *= rw
+						jc[3][j] *= rw
+					}
+					rr := rhs
+					rr[2] *= rw
+					rr[3] *= rw
+					dx, cond, ok = solveInPlace(&jc, &rr, n)
 				}
 			} else {
 				if !haveNormal {
@@ -212,7 +245,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 				dx, ok = lmSolve(jtj, jtr, n, mu)
 			}
 			if !ok {
-				mu = damp(mu, &sys.jac, &w, n, &muFloor)
+				mu = damp(mu, &sys.jac, &w, n, &muFloor, dampMin(m, invL))
 				continue
 			}
 			// The largest |dx[i]| (dx is finite, and zero beyond n), as
@@ -281,7 +314,7 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 					break
 				}
 			}
-			mu = damp(mu, &sys.jac, &w, n, &muFloor)
+			mu = damp(mu, &sys.jac, &w, n, &muFloor, dampMin(m, invL))
 		}
 		if !accepted {
 			break
@@ -620,16 +653,29 @@ func smoothAt(s *geom.Superovoid, x vec, lim float64) bool {
 	return !(s.Eps[1] > 1 && (math.Abs(x[2]) < lim || math.Abs(x[0]) < lim && math.Abs(x[1]) < lim))
 }
 
+// dampMin is the least damping floor of method m's Levenberg–Marquardt
+// steps (damp): 1e-12 in JᵀWJ's units, 1/L² for the implicit scheme's
+// lengths, 1 for the angles.
+func dampMin(m Method, invL float64) float64 {
+	if m == Implicit {
+		return 1e-12 * invL * invL
+	}
+	return 1e-12
+}
+
 // damp switches Levenberg–Marquardt's damping on, or raises it. Switched
 // on, it also sets floor, the damping below which it is dropped again:
 // 1e-8 of where it started, i.e. 1e-12 of JᵀWJ's scale, and never below
-// 1e-12 (TestRelativeDampingFloor). Every way into damping sets it, a
-// singular Newton step's too (review of 5f717f6: that one kept an earlier
-// episode's floor).
-func damp(mu float64, J *[6][6]float64, w *[6]float64, n int, floor *float64) float64 {
+// muMin (TestRelativeDampingFloor), dampMin's 1e-12 in JᵀWJ's units:
+// 1/L² where the unknowns are lengths (an absolute 1e-12 dropped the damping after
+// its first accepted step on bodies of size 1e6 and more, where JᵀWJ is
+// below 1e-12; TestQueryScaleInvariance). Every way into damping sets it,
+// a singular Newton step's too (review of 5f717f6: that one kept an
+// earlier episode's floor).
+func damp(mu float64, J *[6][6]float64, w *[6]float64, n int, floor *float64, muMin float64) float64 {
 	if mu == 0 {
 		mu = nextMu(0, J, w, n)
-		*floor = max(1e-12, 1e-8*mu)
+		*floor = max(muMin, 1e-8*mu)
 		return mu
 	}
 	return nextMu(mu, J, w, n)

@@ -1364,8 +1364,10 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 	}
 	L := charLength(pr)
 	if dist > 1e-9*L {
-		// d must lie along the common normal.
-		if math.Abs(math.Abs(c.nP.Dot(d))-dist) > 1e-6*dist+1e-12 {
+		// d must lie along the common normal. (Rounding relative to L:
+		// an absolute 1e-12 passed every pair of bodies below 1e-12;
+		// TestQueryScaleInvariance.)
+		if math.Abs(math.Abs(c.nP.Dot(d))-dist) > 1e-6*dist+1e-12*L {
 			return
 		}
 	}

@@ -185,7 +185,7 @@ func DefaultOverlays() Overlays {
 type Solver struct {
 	Method      contact.Method
 	Guess       contact.Guess
-	Tol         float64 // Newton tolerance, scene units, in [1e-15, 1e-2]
+	Tol         float64 // Newton tolerance, relative to the pair's size (contact.Options.Tol), in [1e-15, 1e-2]
 	MaxIter     int     // Newton iterations per start, 1..1000
 	QuadLevels  int     // quadtree depth, 1..contact.MaxQuadLevels
 	OctreeDepth int     // octree depth, 1..MaxOctreeDepth

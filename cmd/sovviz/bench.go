@@ -71,7 +71,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (benchArgs, error) {
 	warm := fs.Int("warm-steps", 50, "steps of the warm-start run per pair (0: skip it)")
 	move := fs.Float64("warm-move", warmMove, "distance b moves per warm step, along a random direction (0..1; the bodies' semi-axes are 1)")
 	turnDeg := fs.Float64("warm-turn", warmTurnDeg, "angle in degrees each body turns per warm step, about a random axis (0..45)")
-	tol := fs.Float64("tol", def.Tol, "Newton tolerance (length units, > 0)")
+	tol := fs.Float64("tol", def.Tol, "Newton tolerance, relative to the smaller body's smallest semi-axis (> 0)")
 	certify := fs.Bool("certify", false, "prove every overlapping answer of two convex shapes minimal (expanding polytope; docs/contact.md)")
 	repeat := fs.Int("repeat", 3, "timed passes over the cold battery: each pair's time is the median of its passes (1..15)")
 	cpuprof := fs.String("cpuprofile", "", "write the run's CPU profile to this file, for go tool pprof (it includes the untimed shape analysis: see docs/bench.md)")

@@ -59,7 +59,7 @@ func parseQueryArgs(args []string, stderr io.Writer) (queryArgs, error) {
 	in := fs.String("in", "", "read queries from `FILE` instead of stdin")
 	method := fs.String("method", def.Method.String(), "common-normal scheme: implicit, parametric or ntb")
 	guess := fs.String("guess", def.Guess.String(), "cold initial guess: quadtree, octree or support")
-	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T` (length units, > 0)")
+	tol := fs.Float64("tol", def.Tol, "Newton tolerance `T`, relative to the smaller body's smallest semi-axis L (a step of at most T·L ends a run; > 0)")
 	timing := fs.Int("timing", 0, "add \"time_ns\": median of `R` repetitions of each query, cold (warm starts with -warm) (0: off)")
 	warm := fs.Bool("warm", false, "warm-start each line from the last answer with the same id (temporal coherence)")
 	jobs := fs.Int("j", 0, "answer with `N` workers in parallel, answers in input order (0: one per processor, or 1 with -timing)")
