@@ -75,11 +75,26 @@ func diffSupport(pr *pair, n vec) (w, lp, lq vec) {
 	return pr.ta.Dir(lp).Sub(pr.tb.Dir(lq)).Add(pr.ta.T.Sub(pr.tb.T)), lp, lq
 }
 
+// scaledCross is the direction of u × v as a cross product of u and v
+// each divided by its largest component: the same direction, but with
+// entries of order one, so that its length neither underflows nor
+// overflows for bodies far from unit size (at 1e-80 the plain product's
+// squared length underflowed, and a convex overlap was certified 7% too
+// shallow). Zero when either vector is.
+func scaledCross(u, v vec) vec {
+	su := max(math.Abs(u[0]), math.Abs(u[1]), math.Abs(u[2]))
+	sv := max(math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2]))
+	if !(su > 0 && sv > 0) {
+		return vec{}
+	}
+	return u.Mul(1 / su).Cross(v.Mul(1 / sv))
+}
+
 // face appends the triangle (i, j, k) and reports false when it is too thin
 // to have a normal.
 func (e *epa) face(i, j, k int) bool {
 	a, b, c := e.w[i], e.w[j], e.w[k]
-	n := b.Sub(a).Cross(c.Sub(a))
+	n := scaledCross(b.Sub(a), c.Sub(a))
 	l := n.Len()
 	if !(l > 0) || e.nf == epaMaxF {
 		return false
@@ -179,7 +194,7 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 	i1, _ := far(func(v vec) float64 { return v.Sub(e.w[0]).Len() })
 	u := e.w[i1].Sub(e.w[0]).Normalize()
 	i2, l2 := far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
-	pn := e.w[i1].Sub(e.w[0]).Cross(e.w[i2].Sub(e.w[0])).Normalize()
+	pn := scaledCross(e.w[i1].Sub(e.w[0]), e.w[i2].Sub(e.w[0])).Normalize()
 	i3, l3 := far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
 	if !(l2 > 1e-9*scale && l3 > 1e-9*scale) {
 		return b, false
