@@ -140,3 +140,16 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 	}
 	t.Logf("%d pairs: %d separated, %d overlapping answers; refuted %d, scans %d", n, sep, ovl, sv.refuted, sv.overlapScans)
 }
+
+// A Tol that is not a positive finite number takes the default, +Inf too
+// (a review found the Go API accepting it while the CLI refused it).
+func TestNewSolverTolDefault(t *testing.T) {
+	for _, tol := range []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := NewSolver(Options{Tol: tol}).opt.Tol; got != DefaultOptions().Tol {
+			t.Errorf("Tol %v: solver uses %v, want the default %v", tol, got, DefaultOptions().Tol)
+		}
+	}
+	if got := NewSolver(Options{Tol: 1e-6}).opt.Tol; got != 1e-6 {
+		t.Errorf("Tol 1e-6: solver uses %v", got)
+	}
+}

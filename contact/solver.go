@@ -78,10 +78,12 @@ type Solver struct {
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
-// defaults of DefaultOptions).
+// defaults of DefaultOptions, and so does a Tol that is not a positive
+// finite number: the CLI refuses those, and +Inf would end every run at
+// the 1e-8 residual alone).
 func NewSolver(opt Options) *Solver {
 	d := DefaultOptions()
-	if opt.Tol <= 0 || math.IsNaN(opt.Tol) {
+	if !(opt.Tol > 0) || math.IsInf(opt.Tol, 1) {
 		opt.Tol = d.Tol
 	}
 	if opt.MaxIter <= 0 {
