@@ -68,11 +68,15 @@ func (p *supportProblem) init(s *Superovoid, n Vec3) {
 	p.em = max(A, B)
 	p.inv = 1 / p.em
 	p.al, p.be, p.lal, p.lbe = 1, 1, 0, 0
+	// The ratio by division, not by inv: for a direction within about
+	// 1e-308 of the axis em is subnormal and inv infinite, and B·inv
+	// would be Inf (or NaN for B = 0) where B/em is at most 1 (a review
+	// found NaN support points at n = (1e-310, 1e-310, 1)).
 	if A >= B {
-		p.be = B * p.inv
+		p.be = B / p.em
 		p.lbe = FastLog(p.be)
 	} else {
-		p.al = A * p.inv
+		p.al = A / p.em
 		p.lal = FastLog(p.al)
 	}
 	p.tx, p.ty = s.Taper[0], s.Taper[1]

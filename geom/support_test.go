@@ -166,11 +166,13 @@ func TestLocalAABBFastContainsShape(t *testing.T) {
 // huge for pointy profiles (e2 near 2), and the support point must still be
 // the tip, not the origin or the equator (t² overflowed once).
 func TestPointWithNormalNearAxis(t *testing.T) {
-	for _, e2 := range []float64{1.5, 1.8, 1.9, 1.95} {
-		for _, tap := range [][2]float64{{0, 0}, {0.2, 0.1}, {-0.5, 0.5}} {
+	for _, e2 := range []float64{1, 1.5, 1.8, 1.9, 1.95} {
+		for _, tap := range [][2]float64{{0, 0}, {0.2, 0.1}, {-0.5, 0.5}, {0.3, -0.2}} {
 			s := Superovoid{A: [3]float64{1, 2, 1.5}, Eps: [2]float64{1, e2}, Taper: tap}
 			tab := s.SupportTable()
-			for _, eps := range []float64{1e-3, 1e-8, 1e-17, 1e-31, 1e-60, 1e-160, 1e-300} {
+			// (Down to subnormal components: at 1e-310 the section's
+			// scale em is subnormal, and the support point was NaN once.)
+			for _, eps := range []float64{1e-3, 1e-8, 1e-17, 1e-31, 1e-60, 1e-160, 1e-300, 1e-310, 5e-324} {
 				for _, sz := range []float64{1, -1} {
 					n := Vec3{eps, 0.5 * eps, sz}
 					x, _, _, ok := s.PointWithNormal(n)
@@ -180,6 +182,9 @@ func TestPointWithNormalNearAxis(t *testing.T) {
 					}
 					if r, ok := s.Residual(x); !ok || math.Abs(r) > 1e-9 {
 						t.Fatalf("%+v n=%v: %v off the surface (%g)", s, n, x, r)
+					}
+					if h, xs := s.Support(n); !(math.Abs(h-n.Dot(x)) <= 1e-12) || !finite3(xs) {
+						t.Fatalf("%+v n=%v: support value %v at %v; want %v", s, n, h, xs, n.Dot(x))
 					}
 					if !tab.IsSupportPoint(n, tip, 1e-9) && eps > 1e-17 && tap == [2]float64{} {
 						t.Logf("%+v n=%v: the tip refused (near-axis directions may be refused)", s, n)
