@@ -18,9 +18,10 @@ type pair struct {
 	ab     geom.Transform // a's local frame to b's
 	convex bool           // both shapes convex (set by the query)
 	ia, ib *shapeInfo     // the shapes' cached analyses (set by the query)
-	// overlapProven: the query has met a valid overlapping pair, so the
-	// bodies overlap and classify need not prove it again for later pairs
-	// (see there).
+	// overlapProven: the bodies are proven to overlap, by a valid
+	// overlapping pair the query has met or by a point inside both bodies
+	// (epaRescue, refuteSeparated), so classify need not prove it again
+	// for later pairs (see there) and no separated pair may answer.
 	overlapProven bool
 	// samePrev: the query is warm-started from a previous result on these
 	// same shapes, whose analyses it reuses (set by the query).

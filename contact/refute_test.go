@@ -108,7 +108,7 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 		return refuteBody(a, e, tp, p, quat())
 	}
 	sv := NewSolver(DefaultOptions())
-	sep, ovl := 0, 0
+	sep, ovl, failed := 0, 0, 0
 	for i := 0; i < n; i++ {
 		d := 0.2 + 1.3*r.Float64()
 		u := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(d)
@@ -118,6 +118,7 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 			t.Fatalf("pair %d: NaN", i)
 		}
 		if res.Status == Failed {
+			failed++
 			continue
 		}
 		deep := deepestSample(&a, &b, 60, 30)
@@ -138,7 +139,11 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pairs: %d separated, %d overlapping answers; refuted %d, scans %d", n, sep, ovl, sv.refuted, sv.overlapScans)
+	t.Logf("%d pairs: %d separated, %d overlapping answers, %d failed; refuted %d, scans %d", n, sep, ovl, failed, sv.refuted, sv.overlapScans)
+	// (Both kinds must be there to be checked, and failing is no way out.)
+	if sep < n/4 || ovl < n/4 || failed > n/100 {
+		t.Errorf("%d separated, %d overlapping, %d failed of %d: the draw no longer tests both kinds, or queries fail", sep, ovl, failed, n)
+	}
 }
 
 // A Tol that is not a positive finite number takes the default, +Inf too

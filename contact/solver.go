@@ -660,6 +660,7 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	// A support plane's gap: n·w < 0 for w the support point of a − b
 	// along n (diffSupport) separates the hulls, beyond rounding.
 	if n := best.nP; n.Len() > 0 {
+		n = n.Normalize() // (unit already; the gap must be a length)
 		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -pairTol(pr) {
 			return true
 		}
