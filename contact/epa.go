@@ -408,18 +408,8 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 // grid of each surface. The segment and P, Q answered 4 of the 12 pairs
 // of TestExtremeRangeHonest that failed before, the support points 4 more.
 func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
-	if insideBoth(pr, P.Add(Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) ||
-		insideBoth(pr, P) || insideBoth(pr, Q) {
+	if insideBoth(pr, P.Add(Q).Mul(0.5)) || insideBoth(pr, P) || insideBoth(pr, Q) || centresWitness(pr) {
 		return true
-	}
-	// (Strictly inside, beyond rounding: a point on both surfaces proves
-	// only that the bodies touch.)
-	d := pr.tb.T.Sub(pr.ta.T)
-	for k := 1; k < overlapSegment; k++ {
-		w := pr.ta.T.Add(d.Mul(float64(k) / overlapSegment))
-		if inside(pr.a, &pr.ta, w, -overlapInside) && inside(pr.b, &pr.tb, w, -overlapInside) {
-			return true
-		}
 	}
 	// (A support point is on its own body's surface, in it: only the
 	// other body needs testing.)
@@ -434,6 +424,30 @@ func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
 	// them, and 750 of 20,000 surface samples of one inside the other
 	// (TestOverlapWitnessGrid).
 	return gridWitness(pr, witnessAzimuths, witnessZeniths)
+}
+
+// centresWitness reports whether a centre, or a point of the segment
+// between the centres, lies inside both bodies (the segment's points
+// strictly inside, beyond rounding: a point on both surfaces proves only
+// that the bodies touch).
+func centresWitness(pr *pair) bool {
+	if insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) {
+		return true
+	}
+	d := pr.tb.T.Sub(pr.ta.T)
+	for k := 1; k < overlapSegment; k++ {
+		w := pr.ta.T.Add(d.Mul(float64(k) / overlapSegment))
+		if inside(pr.a, &pr.ta, w, -overlapInside) && inside(pr.b, &pr.tb, w, -overlapInside) {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapInsideBoth is overlapWitness without a polytope's points: the
+// centres and their segment, then the surfaces' grids (refuteSeparated).
+func overlapInsideBoth(pr *pair) bool {
+	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths)
 }
 
 // gridWitness reports whether a point of a parametric grid of either

@@ -679,23 +679,6 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	return best.valid
 }
 
-// overlapInsideBoth looks for a point strictly inside both bodies: the
-// centres, points along the segment between them, then a parametric grid
-// of each surface (overlapWitness without a polytope's points).
-func overlapInsideBoth(pr *pair) bool {
-	if insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T) {
-		return true
-	}
-	d := pr.tb.T.Sub(pr.ta.T)
-	for k := 1; k < overlapSegment; k++ {
-		w := pr.ta.T.Add(d.Mul(float64(k) / overlapSegment))
-		if inside(pr.a, &pr.ta, w, -overlapInside) && inside(pr.b, &pr.tb, w, -overlapInside) {
-			return true
-		}
-	}
-	return gridWitness(pr, witnessAzimuths, witnessZeniths)
-}
-
 // hullRescue answers a pair with a non-convex shape that no start solved,
 // from the convex hulls' closest pair (GJK with exact supports, which are
 // the hulls' supports too): its distance is a lower bound of the bodies'
