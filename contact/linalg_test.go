@@ -367,3 +367,75 @@ func TestRowWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveImplicitWeightedAgainstGonum: at the bodies' size L the length
+// rows 2 and 3 are L times the others, and solveImplicit weighs them by
+// rowWeight(L). The weighted solve, and the replay of its factorisation on
+// another right-hand side, give gonum's solution of the same system with
+// those rows unscaled (the same solution: scaling a row and its right-hand
+// side changes nothing), to the unscaled system's conditioning, for L from
+// 1e-12 to 1e12 (not powers of two, so the weighting is not exact).
+func TestSolveImplicitWeightedAgainstGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(75, 76))
+	solved := 0
+	for i := 0; i < 5000; i++ {
+		var J0 [6][6]float64
+		var rhs0, other0 [6]float64
+		spread := math.Pow(10, 6*r.Float64())
+		for a := 0; a < 4; a++ {
+			for b := 0; b < 6; b++ {
+				J0[a][b] = r.NormFloat64() * math.Pow(spread, -float64(b)/5)
+			}
+		}
+		for k := 0; k < 3; k++ {
+			J0[4][k] = r.NormFloat64() * math.Pow(10, 2*r.Float64()-1)
+			J0[5][3+k] = r.NormFloat64() * math.Pow(10, 2*r.Float64()-1)
+		}
+		for a := range rhs0 {
+			rhs0[a], other0[a] = r.NormFloat64(), r.NormFloat64()
+		}
+		L := math.Pow(10, -12+24*r.Float64())
+		J, rhs, other := J0, rhs0, other0
+		for _, a := range [2]int{2, 3} {
+			for b := 0; b < 6; b++ {
+				J[a][b] *= L
+			}
+			rhs[a] *= L
+			other[a] *= L
+		}
+		A := mat.NewDense(6, 6, nil)
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				A.Set(a, b, J0[a][b])
+			}
+		}
+		c := mat.Cond(A, 1)
+		var lu implicitLU
+		x, _, ok := solveImplicitLU(&J, &rhs, rowWeight(L), &lu)
+		if !ok {
+			if c < 1e10 {
+				t.Fatalf("case %d (L %.3g): refused a system of unscaled condition %.3g", i, L, c)
+			}
+			continue
+		}
+		xo, okO := lu.solve(&other)
+		if !okO {
+			t.Fatalf("case %d (L %.3g): the replay refused", i, L)
+		}
+		for k, pair := range [2]struct{ rhs, x *[6]float64 }{{&rhs0, &x}, {&other0, &xo}} {
+			var X mat.VecDense
+			if err := X.SolveVec(A, mat.NewVecDense(6, pair.rhs[:])); err != nil {
+				t.Fatalf("case %d: gonum: %v", i, err)
+			}
+			for a := 0; a < 6; a++ {
+				if d := math.Abs(pair.x[a] - X.AtVec(a)); !(d <= 1e-13*c*math.Max(1, math.Abs(X.AtVec(a)))) {
+					t.Fatalf("case %d (L %.3g, cond %.3g, rhs %d): x[%d] = %v, gonum %v", i, L, c, k, a, pair.x[a], X.AtVec(a))
+				}
+			}
+		}
+		solved++
+	}
+	if solved < 4900 {
+		t.Fatalf("only %d of 5000 systems solved", solved)
+	}
+}
