@@ -104,7 +104,11 @@ func (sv *Solver) exactAscent(pr *pair, n vec, res *Result) ascentEnd {
 			s1 = -(h22*g1 - h12*g2) / det
 			s2 = -(-h12*g1 + h11*g2) / det
 		} else {
-			s1, s2 = 1e-3*g1, 1e-3*g2
+			// A short gradient step. g1, g2 are lengths and s1, s2 angles:
+			// rowWeight (1/L as a power of two, 1 for unit-sized bodies)
+			// keeps the angle the same at any size.
+			k := 1e-3 * rowWeight(charLength(pr))
+			s1, s2 = k*g1, k*g2
 		}
 		m := n.Add(e1.Mul(s1)).Add(e2.Mul(s2)).Normalize()
 		gm, Pm, Qm, lpm, lqm := gapAt(m)
