@@ -22,7 +22,9 @@ type PlaneResult struct {
 	Status   Status
 }
 
-// PlaneDistance returns the signed distance between body b and plane pl:
+// PlaneDistance returns the signed distance between body b and plane pl
+// (a normal that is not unit is normalised, and the offset with it; Failed
+// for a zero or non-finite one, or an offset whose ratio to it overflows):
 // the support point of b in direction −n against the plane (thesis §3.2,
 // generalised to superovoids with the numeric point with a given normal).
 // Exact for convex bodies; for a non-convex body the support point is still
@@ -30,12 +32,26 @@ type PlaneResult struct {
 func PlaneDistance(b *geom.Body, pl Plane) PlaneResult {
 	var out PlaneResult
 	nl := pl.Normal.Len()
-	if b.Validate() != nil || !(nl > 0) || math.IsInf(nl, 0) || math.IsNaN(pl.Offset) || math.IsInf(pl.Offset, 0) {
+	n, off := pl.Normal.Mul(1/nl), pl.Offset/nl
+	if !(nl > 1e-150 && nl < 1e150) {
+		// |n|² under- or overflows (components beyond 1e±154): normalised
+		// through the vector scaled by its largest component, as sovviz
+		// plane does; (0, 0, 1e-200) was answered failed.
+		m := math.Max(math.Abs(pl.Normal[0]), math.Max(math.Abs(pl.Normal[1]), math.Abs(pl.Normal[2])))
+		if !(m > 0) || math.IsInf(m, 0) {
+			out.Status = Failed
+			return out
+		}
+		u := geom.Vec3{pl.Normal[0] / m, pl.Normal[1] / m, pl.Normal[2] / m} // (1/m overflows for a subnormal m)
+		lu := u.Len()
+		n, off = u.Mul(1/lu), pl.Offset/m/lu
+	}
+	// (An offset over a short normal can overflow: n = (0, 0, 1e-10) and
+	// offset 1e300 were answered −Inf, converged, with a NaN Q.)
+	if b.Validate() != nil || math.IsNaN(off) || math.IsInf(off, 0) {
 		out.Status = Failed
 		return out
 	}
-	n := pl.Normal.Mul(1 / nl)
-	off := pl.Offset / nl
 	t := b.Pose.Transform()
 	x, ok := SupportPoint(&b.Shape, t.InvDir(n.Mul(-1)))
 	if !ok {

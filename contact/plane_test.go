@@ -114,3 +114,43 @@ func TestPlaneDistanceAgainstSampling(t *testing.T) {
 	}
 	t.Logf("%d shapes: the answer below the best sample by up to %.3g (the samples' spacing)", n, worst)
 }
+
+// TestPlaneDistanceOddNormals: a normal is any nonzero finite vector, the
+// offset scaled with it (the same plane), also where |n|² under- or
+// overflows; an offset whose ratio to the normal's length overflows is
+// answered Failed, never a non-finite distance (n = (0, 0, 1e-10) with
+// offset 1e300 was answered −Inf, converged, with a NaN Q; (0, 0, 1e-200)
+// and (1e160, 1e160, 0) were answered failed).
+func TestPlaneDistanceOddNormals(t *testing.T) {
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1, 2, 3}, Eps: [2]float64{0.5, 1.5}, Taper: [2]float64{0.3, -0.2}},
+		Pose: geom.Pose{Position: geom.Vec3{0.1, -0.2, 0.3}, Orientation: geom.Quat{W: 0.8, V: geom.Vec3{0.6, 0, 0}}}}
+	for _, c := range []struct {
+		unit Plane   // the plane with a unit normal
+		k    float64 // the normal and offset scaled by k
+	}{
+		{Plane{geom.Vec3{0, 0, 1}, 0.5}, 1e-200},
+		{Plane{geom.Vec3{0, 0, 1}, 0.5}, 1e200},
+		{Plane{geom.Vec3{0, 0, -1}, 0.5}, 5e-324},
+		{Plane{geom.Vec3{math.Sqrt2 / 2, math.Sqrt2 / 2, 0}, -1}, 1e-170},
+		{Plane{geom.Vec3{math.Sqrt2 / 2, -math.Sqrt2 / 2, 0}, -1}, 1e160},
+		{Plane{geom.Vec3{0.6, 0, 0.8}, 2}, 1e-3},
+	} {
+		want := PlaneDistance(&b, c.unit)
+		pl := Plane{c.unit.Normal.Mul(c.k), c.unit.Offset * c.k}
+		if c.k == 5e-324 {
+			pl.Offset = 0 // (the offset underflows: the plane through the origin)
+			want = PlaneDistance(&b, Plane{c.unit.Normal, 0})
+		}
+		got := PlaneDistance(&b, pl)
+		if got.Status != Converged || want.Status != Converged || math.Abs(got.Distance-want.Distance) > 1e-12 || got.Q.Sub(want.Q).Len() > 1e-12 {
+			t.Errorf("normal %v, offset %g: %v %v %v, want %v %v %v", pl.Normal, pl.Offset, got.Status, got.Distance, got.Q, want.Status, want.Distance, want.Q)
+		}
+	}
+	inf, nan := math.Inf(1), math.NaN()
+	for _, pl := range []Plane{{geom.Vec3{0, 0, 1e-10}, 1e300}, {geom.Vec3{0, 0, 5e-324}, 1}, {geom.Vec3{}, 0}, {geom.Vec3{nan, 0, 1}, 0},
+		{geom.Vec3{inf, 0, 1}, 0}, {geom.Vec3{0, 0, 1}, inf}, {geom.Vec3{0, 0, 1}, nan}} {
+		if got := PlaneDistance(&b, pl); got.Status != Failed || math.IsNaN(got.Distance) || !finite3(got.P) || !finite3(got.Q) {
+			t.Errorf("normal %v, offset %g: %v %v %v %v, want failed", pl.Normal, pl.Offset, got.Status, got.Distance, got.P, got.Q)
+		}
+	}
+}
