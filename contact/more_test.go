@@ -720,13 +720,17 @@ func analysedPair(sv *Solver, a, b *geom.Body) pair {
 // the ntb scheme from the quadtree, and 535 with the parametric scheme and
 // finite differences, from sovviz's battery dump). (The wide pair with the
 // ntb scheme from the quadtree was a case too until Levenberg–Marquardt's
-// damping was dropped relative to its start: ntb converges on it alone.)
+// damping was dropped relative to its start: ntb converges on it alone.
+// Battery pair 4983 with the ntb scheme was one until Pose.Rotation
+// normalised its quaternion: that rounding change lets ntb converge on it
+// alone, and no paper-battery pair of ntb from the quadtree needs the
+// polish now.)
 func TestNearlyStationaryPolished(t *testing.T) {
 	wa := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.380503515606239, 0.36940259615017473, 1.6539721145148696}, Eps: [2]float64{0.7210392462520375, 0.798583019331296}},
 		Pose: geom.Pose{Position: geom.Vec3{-0.3607286272573227, 0.432574538112279, -0.03147222960191787}, Orientation: geom.Quat{W: -0.13445818762659406, V: geom.Vec3{0.3703217918410775, -0.7850714891025393, 0.4779597506758353}}}}
 	wb := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8566221997567318, 1.015454168694313, 0.5901016283354396}, Eps: [2]float64{0.22472604638741628, 0.7790704430941817}},
 		Pose: geom.Pose{Position: geom.Vec3{-0.3916902625883309, -1.9139083637979977, 0.024417012360220806}, Orientation: geom.Quat{W: 0.11445412088873345, V: geom.Vec3{-0.6184476351720487, -0.3481474158337559, -0.6951375069797094}}}}
-	battery := PaperBattery(4984, 1)
+	battery := PaperBattery(536, 1)
 	cases := []struct {
 		name string
 		a, b geom.Body
@@ -736,7 +740,6 @@ func TestNearlyStationaryPolished(t *testing.T) {
 	}{
 		{"wide 219 parametric", wa, wb, Parametric, Support, false},
 		{"wide 219 parametric quadtree", wa, wb, Parametric, Quadtree, false},
-		{"battery 4983 ntb quadtree", battery[4983][0], battery[4983][1], NTB, Quadtree, false},
 		{"battery 535 parametric fd", battery[535][0], battery[535][1], Parametric, Quadtree, true},
 	}
 	for _, c := range cases {
