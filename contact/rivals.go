@@ -134,10 +134,25 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 	// fallen by as much": a caller may hand in a prev whose points it
 	// moved to another basin; review of 2026-11-24.)
 	if st.ok && c.sd-(st.sd-st.lead) > st.moved(pr) {
-		return *st
+		if !pr.convex || !probes(pr) {
+			return *st
+		}
+		// The lead is credited for the basins the multi-start can meet;
+		// between its seeds, on pointy or box-like shapes, one it never
+		// met can overtake the answer (TestProbeFindsBasin's warm step):
+		// the probe, at every step.
+		sd := c.sd
+		sv.nrivals = 0
+		sv.noteRival(c)
+		sv.probeBasins(m, pr, c, res)
+		if c.sd == sd {
+			return *st
+		}
+		return sv.keepSearch(pr, c, st)
 	}
 	sv.researched++
 	sv.search(m, pr, c, res, vec{})
+	sv.probeBasins(m, pr, c, res)
 	return sv.keepSearch(pr, c, st)
 }
 

@@ -53,6 +53,7 @@ type Solver struct {
 	chords                 int  // warm starts whose chord step was taken (tests)
 	finals                 int  // runs ended by a final chord step (tests)
 	noChords               bool // tests: neither chord step (chordStep, chordFinal)
+	noProbe                bool // tests and benchmarks: no probeBasins
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
@@ -548,6 +549,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	if !sv.refuteSeparated(m, &pr, &best, res) {
 		sv.fail(&pr, res)
 		return
+	}
+	if !sv.checkMTD(&pr, &best) {
+		// (After every stage: the multi-start's seeds can all stall, and
+		// a later stage find the pair the probe improves on.)
+		sv.probeBasins(m, &pr, &best, res)
 	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,

@@ -1,0 +1,129 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// probeN is the number of directions probeBasins ranks: a Fibonacci
+// sphere, about 19° between neighbours.
+const probeN = 120
+
+// probeDirs is the probe's fixed set of unit directions (read-only).
+var probeDirs = fibonacciSphere()
+
+func fibonacciSphere() (d [probeN]v3) {
+	golden := math.Pi * (3 - math.Sqrt(5))
+	for i := range d {
+		z := 1 - (2*float64(i)+1)/probeN
+		r := math.Sqrt(1 - z*z)
+		s, c := math.Sincos(golden * float64(i))
+		d[i] = v3{r * c, r * s, z}
+	}
+	return d
+}
+
+// multiBasin reports whether a convex shape's support function has the
+// sharp features that make several local maxima of an overlapping pair's
+// gap: a pointy profile (an exponent from 1.3 on, where the surface's
+// curvature concentrates at tips and creases) or a nearly square one
+// (both exponents up to 0.25: flat faces and sharp edges). A heuristic:
+// the shapes between, the paper battery's, are left to the multi-start.
+func multiBasin(s *geom.Superovoid) bool {
+	return s.Eps[0] >= 1.3 || s.Eps[1] >= 1.3 || s.Eps[0] <= 0.25 && s.Eps[1] <= 0.25
+}
+
+// probes reports whether probeBasins looks at a pair's overlaps.
+func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
+
+// probeBasins looks for a better basin than an overlapping answer's on a
+// pair of convex shapes that the polytope does not check. The multi-start
+// seeds from the centres' line and the principal axes only, and with
+// pointy or box-like shapes the best basin can lie between them, narrow: a
+// review found overlaps of such shapes at 0.2 of the smaller semi-axis
+// answered 25–70% too deep, converged (TestProbeFindsBasin). The probe
+// ranks a fixed sphere of directions by their support gap, climbs the gap
+// from the best few (closed-form supports: exact untapered, where a climb
+// above the answer proves a better basin; an estimate with taper), and
+// solves from the supports where a climb ends above the answer.
+func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) {
+	if sv.noProbe || !pr.convex || !best.valid || !best.converged || best.separated || best.mtdCertified || !probes(pr) {
+		return
+	}
+	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
+	L := charLength(pr)
+	ma := max(minAxis(pr.a), minAxis(pr.b))
+	// The best probeStarts directions, more than 25° apart, within reach
+	// of the answer (a climb rises by a fraction of the bodies' size).
+	var top [probeStarts]v3
+	var topG [probeStarts]float64
+	nt := 0
+	floor := best.sd - 0.25*ma
+	for i := range probeDirs {
+		n := probeDirs[i]
+		if seGapBoundV(pr, n, c) <= floor {
+			continue // the free upper bound: most directions end here
+		}
+		g := seGapV(pr, n, c)
+		if g <= floor {
+			continue
+		}
+		// Insert by gap; a direction near a better one is dropped, one
+		// near a worse one replaces it.
+		k := nt
+		for j := 0; j < nt; j++ {
+			if top[j].dot(n) > skipCos {
+				k = -1
+				if g > topG[j] {
+					k = j
+				}
+				break
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		if k == nt {
+			if nt < probeStarts {
+				nt++
+			} else {
+				// Replace the worst if n beats it.
+				w := 0
+				for j := 1; j < nt; j++ {
+					if topG[j] < topG[w] {
+						w = j
+					}
+				}
+				if g <= topG[w] {
+					continue
+				}
+				k = w
+			}
+		}
+		top[k], topG[k] = n, g
+	}
+	bn := v3of(best.nP)
+	for j := 0; j < nt; j++ {
+		n, lp, lq, g := supportAscend(pr, top[j].vec(), 0, probeClimb)
+		if !(g > best.sd+1e-7*L) || v3of(n).dot(bn) > 0.9999 {
+			continue
+		}
+		// (The other schemes when the configured one stalls: the implicit
+		// scheme crawls from seeds near a pointy tip, where the
+		// parametric ones converge.)
+		cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+		sv.noteRival(&cand)
+		if better(&cand, best) && cand.sd > best.sd+pairTol(pr) {
+			*best = cand
+			bn = v3of(best.nP)
+			res.Fallback = res.Fallback || cand.method != m
+		}
+	}
+}
+
+// probeClimb is the number of closed-form support steps of a probe's climb.
+const probeClimb = 30
+
+// probeStarts bounds probeBasins' climbs and Newton runs.
+const probeStarts = 3
