@@ -133,7 +133,7 @@ type Options struct {
 	// convex pairs minimal with the expanding polytope (docs/contact.md):
 	// tens to hundreds of microseconds a query. Deep overlaps (beyond 0.3
 	// of the smaller body's smallest semi-axis) are always checked so;
-	// without it, shallower ones of pointy or nearly square shapes are
+	// without it, shallower ones of pointy shapes (an exponent from 1.3) are
 	// searched for a better basin (probeBasins), but not proven.
 	CertifyOverlap bool
 	// Trace, when non-nil, receives every Newton iterate of the query

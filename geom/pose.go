@@ -54,7 +54,7 @@ func (p Pose) Normalized() Pose {
 
 // Rotation returns the rotation matrix of the orientation (local to world):
 // that of the unit quaternion q/|q|, so that it is orthogonal for any
-// non-zero q (identity for q = 0). Validate accepts |q| within 0.001 of 1,
+// non-zero finite q (the identity for q = 0 or a NaN or infinite one). Validate accepts |q| within 0.001 of 1,
 // and the unnormalised formula's matrix is then no rotation: transforms
 // inverted by its transpose moved points 1e-4 off their surfaces, and a
 // pair of bodies at |q| = 1.0004 was answered 1.65e-4 off, certified
@@ -64,8 +64,15 @@ func (p Pose) Rotation() Mat3 {
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	s := 2.0
 	if n2 := w*w + x*x + y*y + z*z; n2 != 1 {
-		if !(n2 > 0) {
-			return Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
+		if !(n2 >= 1e-200 && n2 <= 1e200) {
+			// The squares under- or overflow: scale by the largest
+			// component first (a zero, NaN or infinite q: the identity).
+			m := max(math.Abs(w), math.Abs(x), math.Abs(y), math.Abs(z))
+			if !(m > 0 && m <= math.MaxFloat64) {
+				return Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
+			}
+			w, x, y, z = w/m, x/m, y/m, z/m
+			n2 = w*w + x*x + y*y + z*z
 		}
 		s = 2 / n2
 	}

@@ -44,6 +44,21 @@ func TestRotationOfNonUnitQuaternion(t *testing.T) {
 			}
 		}
 	}
+	// Norms whose squares under- or overflow (the editor rotates raw
+	// quaternions): the same rotation as at unit length.
+	q := Quat{W: 0.5, V: Vec3{-0.5, 0.5, 0.5}}
+	U := Pose{Orientation: q}.Rotation()
+	for _, f := range []float64{1e-320, 1e-170, 1e-160, 1e155, 1e300} {
+		R := Pose{Orientation: Quat{W: q.W * f, V: q.V.Mul(f)}}.Rotation()
+		for k := range R {
+			if math.Abs(R[k]-U[k]) > 1e-15 {
+				t.Fatalf("|q| %g: R[%d] = %v, at unit length %v", f, k, R[k], U[k])
+			}
+		}
+	}
+	if R := (Pose{Orientation: Quat{W: math.NaN()}}).Rotation(); R != (Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}) {
+		t.Fatalf("q = NaN: %v, want the identity", R)
+	}
 	if R := (Pose{}).Rotation(); R != (Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}) {
 		t.Fatalf("q = 0: %v, want the identity", R)
 	}
