@@ -138,7 +138,7 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 			return *st
 		}
 		// The lead is credited for the basins the multi-start can meet;
-		// between its seeds, on pointy or box-like shapes, one it never
+		// between its seeds, on pointy shapes, one it never
 		// met can overtake the answer (TestProbeFindsBasin's warm step):
 		// the probe, at every step.
 		sd := c.sd

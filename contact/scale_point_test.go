@@ -8,16 +8,6 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// bodyTimes returns b with every length multiplied by k: the semi-axes
-// and the position (exponents, tapers and orientation are dimensionless).
-func bodyTimes(b geom.Body, k float64) geom.Body {
-	for i := range b.Shape.A {
-		b.Shape.A[i] *= k
-	}
-	b.Pose.Position = b.Pose.Position.Mul(k)
-	return b
-}
-
 // pointScales are the factors TestPointDistanceScaleInvariant scales
 // bodies and points by.
 var pointScales = [...]float64{1e-14, 1e-10, 1e-6, 1e6, 1e10}
@@ -65,7 +55,7 @@ func TestPointDistanceScaleInvariant(t *testing.T) {
 				t.Fatalf("body %s, point %s: failed unscaled", goBody(&b), goVec(x))
 			}
 			for k, sc := range pointScales {
-				bs := bodyTimes(b, sc)
+				bs := scaledBody(b, sc)
 				got := PointDistance(&bs, x.Mul(sc))
 				e := math.Abs(got.Distance/sc - want.Distance)
 				worst[k] = max(worst[k], e/math.Abs(want.Distance))
@@ -175,7 +165,7 @@ func TestQueryScaleInvariance(t *testing.T) {
 		kinds[cv][sep]++
 		size := max(pr.maxA, pr.maxB)
 		for k, sc := range queryScales {
-			as, bs := bodyTimes(*a, sc), bodyTimes(*b, sc)
+			as, bs := scaledBody(*a, sc), scaledBody(*b, sc)
 			got := sv.Query(&as, &bs)
 			e := math.Abs(got.Distance/sc - want.Distance)
 			worst[k] = max(worst[k], e/math.Abs(want.Distance))
