@@ -55,55 +55,7 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
 	L := charLength(pr)
 	ma := max(minAxis(pr.a), minAxis(pr.b))
-	// The best probeStarts directions, more than 25° apart, within reach
-	// of the answer (a climb rises by a fraction of the bodies' size).
-	var top [probeStarts]v3
-	var topG [probeStarts]float64
-	nt := 0
-	floor := best.sd - 0.25*ma
-	for i := range probeDirs {
-		n := probeDirs[i]
-		if seGapBoundV(pr, n, c) <= floor {
-			continue // the free upper bound: most directions end here
-		}
-		g := seGapV(pr, n, c)
-		if g <= floor {
-			continue
-		}
-		// Insert by gap; a direction near a better one is dropped, one
-		// near a worse one replaces it.
-		k := nt
-		for j := 0; j < nt; j++ {
-			if top[j].dot(n) > skipCos {
-				k = -1
-				if g > topG[j] {
-					k = j
-				}
-				break
-			}
-		}
-		if k < 0 {
-			continue
-		}
-		if k == nt {
-			if nt < probeStarts {
-				nt++
-			} else {
-				// Replace the worst if n beats it.
-				w := 0
-				for j := 1; j < nt; j++ {
-					if topG[j] < topG[w] {
-						w = j
-					}
-				}
-				if g <= topG[w] {
-					continue
-				}
-				k = w
-			}
-		}
-		top[k], topG[k] = n, g
-	}
+	top, nt := probeRank(pr, c, best.sd-0.25*ma)
 	bn := v3of(best.nP)
 	for j := 0; j < nt; j++ {
 		n, lp, lq, g := supportAscend(pr, top[j].vec(), 0, probeClimb)
@@ -121,6 +73,43 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			res.Fallback = res.Fallback || cand.method != m
 		}
 	}
+}
+
+// probeRank returns the best probeStarts of the probe directions by their
+// support gap (c is b's centre less a's) above floor, more than 25° apart
+// (non-maximum suppression: the best, then the best not within 25° of
+// those kept, and so on), so that each climb starts in a region of its
+// own.
+func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
+	var gaps [len(probeDirs)]float64
+	for i := range probeDirs {
+		gaps[i] = math.Inf(-1)
+		if seGapBoundV(pr, probeDirs[i], c) <= floor {
+			continue // the free upper bound: most directions end here
+		}
+		if g := seGapV(pr, probeDirs[i], c); g > floor {
+			gaps[i] = g
+		}
+	}
+	for nt < probeStarts {
+		k := -1
+		for i := range probeDirs {
+			if gaps[i] > floor && (k < 0 || gaps[i] > gaps[k]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		top[nt] = probeDirs[k]
+		nt++
+		for i := range probeDirs {
+			if probeDirs[i].dot(top[nt-1]) > skipCos {
+				gaps[i] = math.Inf(-1)
+			}
+		}
+	}
+	return top, nt
 }
 
 // probeClimb is the number of closed-form support steps of a probe's climb.

@@ -124,6 +124,48 @@ func TestProbeSweep(t *testing.T) {
 	t.Logf("%d overlaps checked against the polytope", checked)
 }
 
+// TestProbeRankApart: the probe's kept directions are more than 25° apart
+// (each climb starts in its own region), all above the floor, and the
+// best direction above it is always among them, at floors from every
+// direction qualifying to few, on 300 pointy pairs. (Before 2026-12-04
+// a direction replacing a worse kept one near it could land within 25°
+// of another kept one.)
+func TestProbeRankApart(t *testing.T) {
+	for i, p := range pointyOverlaps(300, 5) {
+		pr := newPair(&p[0], &p[1])
+		c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
+		gaps := make([]float64, len(probeDirs))
+		hi := math.Inf(-1)
+		for j := range probeDirs {
+			gaps[j] = seGapV(&pr, probeDirs[j], c)
+			hi = max(hi, gaps[j])
+		}
+		for _, below := range []float64{math.Inf(1), 1, 0.25, 0.05} {
+			floor := hi - below
+			top, nt := probeRank(&pr, c, floor)
+			if nt == 0 {
+				t.Fatalf("pair %d floor %g: no direction kept", i, floor)
+			}
+			bestKept := false
+			for j := 0; j < nt; j++ {
+				g := seGapV(&pr, top[j], c)
+				if !(g > floor) {
+					t.Errorf("pair %d: kept a direction at gap %g, floor %g", i, g, floor)
+				}
+				bestKept = bestKept || g == hi
+				for k := j + 1; k < nt; k++ {
+					if d := top[j].dot(top[k]); d > skipCos {
+						t.Errorf("pair %d floor hi-%g: kept directions %d and %d are %.1f° apart", i, below, j, k, math.Acos(d)*180/math.Pi)
+					}
+				}
+			}
+			if !bestKept {
+				t.Errorf("pair %d floor hi-%g: the best direction (gap %g) is not kept", i, below, hi)
+			}
+		}
+	}
+}
+
 // BenchmarkQueryPointyOverlapProbe and ...NoProbe: cold queries of the
 // pointy overlaps, with and without probeBasins (its cost).
 func BenchmarkQueryPointyOverlapProbe(b *testing.B)   { benchPointy(b, false) }
