@@ -458,6 +458,37 @@ func TestNoAllocations(t *testing.T) {
 			t.Errorf("cold query of a caved pair allocates %v times", n)
 		}
 	}
+	// Pointy overlaps, cold and moving warm: the probe (probeBasins) and
+	// the polytope's check (epaCheck), whose scratch space the first
+	// check makes, once per solver. (BenchmarkQueryPointyOverlapProbe
+	// timed that first check and read as allocating: TestPointyBenchAllocs.)
+	{
+		pts := pointyOverlaps(100, 2)
+		sv := NewSolver(DefaultOptions())
+		prevs := make([]Result, len(pts))
+		for i := range pts {
+			prevs[i] = sv.Query(&pts[i][0], &pts[i][1])
+		}
+		if sv.poly == nil {
+			t.Errorf("no pointy overlap was checked by the polytope: its path is not measured")
+		}
+		if n := steadyMallocs(func() {
+			for i := range pts {
+				sv.Query(&pts[i][0], &pts[i][1])
+			}
+		}); n != 0 {
+			t.Errorf("%d cold pointy queries allocate %d times, in each of three runs", len(pts), n)
+		}
+		if n := steadyMallocs(func() {
+			for i := range pts {
+				pts[i][1].Pose.Position[0] += 0.01
+				pts[i][1].Pose.Orientation = pts[i][1].Pose.Orientation.Mul(geom.Quat{W: 1, V: geom.Vec3{0.01, 0.02, 0}}).Normalize()
+				prevs[i] = sv.QueryWarm(&pts[i][0], &pts[i][1], &prevs[i])
+			}
+		}); n != 0 {
+			t.Errorf("%d moving warm pointy queries allocate %d times, in each of three runs", len(pts), n)
+		}
+	}
 	// Warm queries of moving pairs (Newton from the previous answer, and
 	// the overlapping ones' searches), and of a still one (returned as is).
 	sv := NewSolver(DefaultOptions())
@@ -767,4 +798,25 @@ func TestQueryNilOptions(t *testing.T) {
 	if got.Status != Converged || got.Distance != want.Distance || got.Distance != 1 {
 		t.Errorf("nil options: %v %v, default options: %v %v", got.Status, got.Distance, want.Status, want.Distance)
 	}
+}
+
+// steadyMallocs runs loop with collection off after a completed cycle, up
+// to three times, and returns the objects its last run allocated: 0 once a
+// run allocates nothing. (The runtime's own allocations can fall in one
+// run; see TestNoAllocations' warm loop.)
+func steadyMallocs(loop func()) uint64 {
+	var n uint64
+	for run := 0; run < 3; run++ {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		gcPercent := debug.SetGCPercent(-1)
+		runtime.ReadMemStats(&m0)
+		loop()
+		runtime.ReadMemStats(&m1)
+		debug.SetGCPercent(gcPercent)
+		if n = m1.Mallocs - m0.Mallocs; n == 0 {
+			break
+		}
+	}
+	return n
 }
