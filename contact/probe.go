@@ -57,15 +57,32 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	ma := max(minAxis(pr.a), minAxis(pr.b))
 	top, nt := probeRank(pr, c, best.sd-0.25*ma)
 	bn := v3of(best.nP)
+	// A climb ending above the answer finds a better basin. With taper the
+	// closed-form supports are estimates, and a climb can stall near a
+	// better basin's top below the answer: such climbs within a tenth of
+	// the smaller semi-axis are tried too.
+	above := 1e-7 * L
+	if !pr.a.IsSuperellipsoid() || !pr.b.IsSuperellipsoid() {
+		above = -0.1 * min(minAxis(pr.a), minAxis(pr.b))
+	}
 	for j := 0; j < nt; j++ {
 		n, lp, lq, g := supportAscend(pr, top[j].vec(), 0, probeClimb)
-		if !(g > best.sd+1e-7*L) || v3of(n).dot(bn) > 0.9999 {
+		if !(g > best.sd+above) || v3of(n).dot(bn) > 0.9999 {
 			continue
 		}
 		// (The other schemes when the configured one stalls: the implicit
 		// scheme crawls from seeds near a pointy tip, where the
 		// parametric ones converge.)
 		cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+		// Where every scheme stalls (seeds at a pointy tip, or part way up
+		// a climb that stopped short), the exact gap's own maximum is the
+		// pair: ascentPair accepts it where its bounds meet.
+		if !cand.converged {
+			e := sv.exactAscent(pr, n, res)
+			if c := sv.ascentPair(pr, &e); c.valid && c.converged {
+				cand = c
+			}
+		}
 		sv.noteRival(&cand)
 		if better(&cand, best) && cand.sd > best.sd+pairTol(pr) {
 			*best = cand
@@ -91,6 +108,12 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 			gaps[i] = g
 		}
 	}
+	// Directions suppressed by a kept neighbour keep their gap in near,
+	// for the fill below.
+	var near [len(probeDirs)]float64
+	for i := range near {
+		near[i] = math.Inf(-1)
+	}
 	for nt < probeStarts {
 		k := -1
 		for i := range probeDirs {
@@ -103,11 +126,29 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 		}
 		top[nt] = probeDirs[k]
 		nt++
+		gaps[k] = math.Inf(-1)
 		for i := range probeDirs {
-			if probeDirs[i].dot(top[nt-1]) > skipCos {
-				gaps[i] = math.Inf(-1)
+			if gaps[i] > floor && probeDirs[i].dot(top[nt-1]) > skipCos {
+				near[i], gaps[i] = gaps[i], math.Inf(-1)
 			}
 		}
+	}
+	// When every direction above the floor lies near those kept, the
+	// best of the rest fill the climbs: a neighbour of the best direction
+	// can climb into another narrow basin (TestProbeLongClimb).
+	for nt < probeStarts {
+		k := -1
+		for i := range probeDirs {
+			if near[i] > floor && (k < 0 || near[i] > near[k]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		top[nt] = probeDirs[k]
+		nt++
+		near[k] = math.Inf(-1)
 	}
 	return top, nt
 }
