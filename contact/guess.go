@@ -285,15 +285,26 @@ func ascentStep(pr *pair) float64 {
 // ascentStep, computed once a step is taken), and returns the final
 // direction, its support seeds and their gap estimate.
 func supportAscend(pr *pair, n vec, alpha float64, steps int) (vec, vec, vec, float64) {
+	return supportAscendTo(pr, n, alpha, steps, 0)
+}
+
+// supportAscendTo is supportAscend ending also once a step would turn n by
+// less than minTurn (radians): a climb stalled on a ridge of the gap
+// (pointy shapes) only shrinks its step from there.
+func supportAscendTo(pr *pair, n vec, alpha float64, steps int, minTurn float64) (vec, vec, vec, float64) {
 	lp, lq, P, Q, gs := supportPair(pr, n)
 	for i := 0; i < steps; i++ {
 		d := Q.Sub(P)
 		t := d.Sub(n.Mul(n.Dot(d)))
-		if t.Len() < 1e-9*pr.L {
+		tl := t.Len()
+		if tl < 1e-9*pr.L {
 			break
 		}
 		if alpha == 0 {
 			alpha = ascentStep(pr)
+		}
+		if alpha*tl < minTurn {
+			break
 		}
 		m := n.Add(t.Mul(alpha)).Normalize()
 		lp2, lq2, P2, Q2, g2 := supportPair(pr, m)
