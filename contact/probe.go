@@ -81,13 +81,14 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// basin (from a tapered shape's estimated climb), the exact gap's
 		// own maximum is the pair: ascentPair accepts it where its bounds
 		// meet.
+		sv.noteRival(&cand)
 		if !cand.converged || !(cand.sd > best.sd+pairTol(pr)) {
 			e := sv.exactAscent(pr, n, res)
-			if c := sv.ascentPair(pr, &e); c.valid && c.converged {
-				cand = c
+			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
+				sv.noteRival(&ac)
+				cand = ac
 			}
 		}
-		sv.noteRival(&cand)
 		if better(&cand, best) && cand.sd > best.sd+pairTol(pr) {
 			*best = cand
 			bn = v3of(best.nP)
@@ -160,9 +161,9 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 // probeClimb bounds the closed-form support steps of a probe's climb, and
 // probeStall ends it once a step would turn the direction by less. On
 // pointy pairs a climb can need 100 steps to reach a narrow basin's top,
-// and Newton from a point part way up may converge elsewhere: in eight of
-// a review's animation sweeps, 30 steps left 41 wrong answers (6 of the
-// default options), 200 steps 15 (none; docs/contact.md).
+// and Newton from a point part way up may converge elsewhere: at 30 steps
+// TestProbeAnimation's full sweep finds two more answers too deep, and
+// TestProbeLongClimb's shallow-basin pair fails.
 const (
 	probeClimb = 200
 	probeStall = 1e-9
