@@ -15,6 +15,30 @@ type PointResult struct {
 	Status   Status
 }
 
+// farPoint is the distance, in the body's largest semi-axes, beyond which
+// PointDistance answers from the support point (farPointDistance).
+const farPoint = 1e100
+
+// farPointDistance answers PointDistance for a local point xl whose largest
+// component m is above farPoint sizes: there the nearest surface point's
+// normal points at xl to within an angle of size/distance (1e-100 or less),
+// so it is the support point along xl's direction, to rounding; lengths
+// are formed scaled by their largest component (squares overflow from
+// about 1e154, where the general path answered +Inf, failed).
+func farPointDistance(t *geom.Transform, s *geom.Superovoid, xl vec, m float64) PointResult {
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		return PointResult{Status: Failed}
+	}
+	u := xl.Mul(1 / m).Normalize()
+	p := exactSupport(s, u)
+	d := xl.Sub(p)
+	dm := maxAbs(d)
+	return PointResult{Distance: dm * d.Mul(1/dm).Len(), Closest: t.Point(p), Normal: t.Dir(u), Status: Converged}
+}
+
+// maxAbs is the largest absolute component of v.
+func maxAbs(v vec) float64 { return max(math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2])) }
+
 // PointDistance returns the exact signed Euclidean distance from world point
 // x to the surface of b. It solves x_s on the surface with (x − x_s) along
 // the normal (Newton on 3 unknowns, Householder tangents; in the chart of a
@@ -37,7 +61,9 @@ type PointResult struct {
 // normal is x − closest (one of the tip's normals; the gradient there is
 // one side's). The status is Converged when the answer's point passes the
 // foot test or ends that walk, else MaxIterations (a true distance to a
-// surface point, at or above the minimum).
+// surface point, at or above the minimum). A point farther than 1e100 of
+// the body's largest semi-axes is answered from the support point along
+// its direction, exact to rounding there (farPointDistance).
 func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	var out PointResult
 	if b.Validate() != nil || math.IsNaN(x[0]+x[1]+x[2]) || math.IsInf(x[0]+x[1]+x[2], 0) {
@@ -47,6 +73,9 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 	t := b.Pose.Transform()
 	s := &b.Shape
 	xl := t.InvPoint(x)
+	if m := maxAbs(xl); m > farPoint*maxAxis(s) {
+		return farPointDistance(&t, s, xl, m)
+	}
 	best := math.Inf(1)
 	var bestP vec
 	conv := false
