@@ -76,12 +76,12 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// scheme crawls from seeds near a pointy tip, where the
 		// parametric ones converge.)
 		cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+		sv.noteRival(&cand)
 		// Where every scheme stalls (seeds at a pointy tip, or part way up
 		// a climb that stopped short) or converges back to the answer's
 		// basin (from a tapered shape's estimated climb), the exact gap's
 		// own maximum is the pair: ascentPair accepts it where its bounds
 		// meet.
-		sv.noteRival(&cand)
 		if !cand.converged || !(cand.sd > best.sd+pairTol(pr)) {
 			e := sv.exactAscent(pr, n, res)
 			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
@@ -101,7 +101,8 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 // support gap (c is b's centre less a's) above floor, more than 25° apart
 // (non-maximum suppression: the best, then the best not within 25° of
 // those kept, and so on), so that each climb starts in a region of its
-// own.
+// own; where fewer are that far apart, the best of their neighbours fill
+// the rest.
 func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 	var gaps [len(probeDirs)]float64
 	for i := range probeDirs {
