@@ -141,7 +141,7 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 	}
 	// When every direction above the floor lies near those kept, the
 	// best of the rest fill the climbs: a neighbour of the best direction
-	// can climb into another narrow basin (TestProbeLongClimb).
+	// can climb into another narrow basin (TestProbeMissedBasins).
 	for nt < probeStarts {
 		k := -1
 		for i := range probeDirs {
@@ -164,7 +164,7 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 // pointy pairs a climb can need 100 steps to reach a narrow basin's top,
 // and Newton from a point part way up may converge elsewhere: at 30 steps
 // TestProbeAnimation's full sweep finds two more answers too deep, and
-// TestProbeLongClimb's shallow-basin pair fails.
+// TestProbeMissedBasins's shallow-basin pair fails.
 const (
 	probeClimb = 200
 	probeStall = 1e-9

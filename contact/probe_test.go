@@ -76,7 +76,7 @@ func TestProbeFindsBasin(t *testing.T) {
 	}
 }
 
-// TestProbeLongClimb: five pointy convex overlaps of animations (a
+// TestProbeMissedBasins: five pointy convex overlaps of animations (a
 // review's sweeps and TestProbeAnimation's, 2026-12-04) that every scheme
 // answered too deep cold, converged, each for another reason of the
 // probe's: a climb stopping part way up, where Newton stalls (the long
@@ -88,7 +88,7 @@ func TestProbeFindsBasin(t *testing.T) {
 // of a shallow basin (probeClimb). Each of the last four fails without
 // its own part. Each answer must equal the polytope's certified
 // translation distance.
-func TestProbeLongClimb(t *testing.T) {
+func TestProbeMissedBasins(t *testing.T) {
 	cases := []struct {
 		name string
 		a, b geom.Body
@@ -183,8 +183,9 @@ func TestProbeSweep(t *testing.T) {
 // them above it, the best among them; only when every direction above the
 // floor lies within 25° of those kept does it fill the rest of its climbs
 // with their best neighbours; and the directions are those, in that
-// order, that a greedy pass over the directions sorted by gap keeps. At floors from every direction qualifying to few,
-// on 300 pointy pairs. (The streaming ranking before 2026-12-04, where a
+// order, that a greedy pass over the directions sorted by gap keeps. At
+// floors from every direction qualifying to few, on 300 pointy pairs.
+// (The streaming ranking before 2026-12-04, where a
 // direction replacing a worse kept one near it could land within 25° of
 // another while directions far from both were left out, fails it, and so
 // does suppression without the fill.)
@@ -406,7 +407,7 @@ func benchPointy(b *testing.B, off bool) {
 // too deep, whose basin the gap climbs reach only from directions ranked
 // below the three climbed (four or five climbs do not reach it either).
 // With probeClimb at 30 it also finds parametric's two answers at
-// sequence 94, step 96, 2.8e-5 too deep (TestProbeLongClimb holds that
+// sequence 94, step 96, 2.8e-5 too deep (TestProbeMissedBasins holds that
 // pair); with the probe of 8999378, 10, 12 and 2 (worst 0.0163).
 func TestProbeAnimation(t *testing.T) {
 	seqs, steps := 20, 60
