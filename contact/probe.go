@@ -82,7 +82,7 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// basin (from a tapered shape's estimated climb), the exact gap's
 		// own maximum is the pair: ascentPair accepts it where its bounds
 		// meet.
-		if !cand.converged || !(cand.sd > best.sd+pairTol(pr)) {
+		if (!cand.converged || !(cand.sd > best.sd+pairTol(pr))) && v3of(n).dot(bn) < sameBasinCos {
 			e := sv.exactAscent(pr, n, res)
 			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
 				sv.noteRival(&ac)
@@ -169,6 +169,14 @@ const (
 	probeClimb = 200
 	probeStall = 1e-9
 )
+
+// sameBasinCos is the cosine of 3°: a climb ending that close to the
+// answer's normal is in the answer's basin, where the exact ascent (with
+// numeric supports, for tapered shapes) would only climb to the answer
+// again. Skipping it there made warm tapered pointy overlaps 21% faster
+// (BenchmarkQueryTaperedPointyOverlapWarm) with TestProbeAnimation's full
+// sweep unchanged; at 10° that sweep finds two answers too deep.
+const sameBasinCos = 0.9986295347545738
 
 // probeStarts bounds probeBasins' climbs and Newton runs.
 const probeStarts = 3
