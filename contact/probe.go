@@ -121,12 +121,7 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 		near[i] = math.Inf(-1)
 	}
 	for nt < probeStarts {
-		k := -1
-		for i := range probeDirs {
-			if gaps[i] > floor && (k < 0 || gaps[i] > gaps[k]) {
-				k = i
-			}
-		}
+		k := bestAbove(&gaps, floor)
 		if k < 0 {
 			break
 		}
@@ -143,12 +138,7 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 	// best of the rest fill the climbs: a neighbour of the best direction
 	// can climb into another narrow basin (TestProbeMissedBasins).
 	for nt < probeStarts {
-		k := -1
-		for i := range probeDirs {
-			if near[i] > floor && (k < 0 || near[i] > near[k]) {
-				k = i
-			}
-		}
+		k := bestAbove(&near, floor)
 		if k < 0 {
 			break
 		}
@@ -157,6 +147,18 @@ func probeRank(pr *pair, c v3, floor float64) (top [probeStarts]v3, nt int) {
 		near[k] = math.Inf(-1)
 	}
 	return top, nt
+}
+
+// bestAbove returns the index of the largest gap above floor (the first
+// of equals), or −1 where none is.
+func bestAbove(gaps *[len(probeDirs)]float64, floor float64) int {
+	k := -1
+	for i, g := range gaps {
+		if g > floor && (k < 0 || g > gaps[k]) {
+			k = i
+		}
+	}
+	return k
 }
 
 // probeClimb bounds the closed-form support steps of a probe's climb, and

@@ -142,11 +142,17 @@ func pointyOverlaps(n int, seed uint64) [][2]geom.Body {
 		}
 		a := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: UniformQuat(r)}}
 		b := geom.Body{Shape: mk(), Pose: geom.Pose{Orientation: UniformQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul(u(0.8, 1.1) * (minAxis(&a.Shape) + minAxis(&b.Shape)))
-		out = append(out, [2]geom.Body{a, b})
+		out = append(out, placeOverlap(r, u, a, b))
 	}
 	return out
+}
+
+// placeOverlap places b along a random direction from a at 0.8 to 1.1 of
+// the sum of the bodies' smallest semi-axes (u draws from r).
+func placeOverlap(r *rand.Rand, u func(lo, hi float64) float64, a, b geom.Body) [2]geom.Body {
+	dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+	b.Pose.Position = dir.Mul(u(0.8, 1.1) * (minAxis(&a.Shape) + minAxis(&b.Shape)))
+	return [2]geom.Body{a, b}
 }
 
 // TestProbeSweep: on 1,000 pointy convex pairs every overlapping answer
@@ -290,9 +296,15 @@ func BenchmarkQueryPointyOverlapWarmProbe(b *testing.B)   { benchPointyWarm(b, f
 func BenchmarkQueryPointyOverlapWarmNoProbe(b *testing.B) { benchPointyWarm(b, true) }
 
 func benchPointyWarm(b *testing.B, off bool) {
-	pairs := pointyOverlaps(200, 2)
 	sv := NewSolver(DefaultOptions())
 	sv.noProbe = off
+	benchMovingWarm(b, sv, pointyOverlaps(200, 2))
+}
+
+// benchMovingWarm times warm queries of pairs, each moved by benchMotion
+// (sovviz bench's warm motion) before its query, after one untimed cold
+// query each.
+func benchMovingWarm(b *testing.B, sv *Solver, pairs [][2]geom.Body) {
 	prev := make([]Result, len(pairs))
 	for i := range pairs {
 		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
@@ -325,9 +337,7 @@ func taperedPointyOverlaps(n int, seed uint64) [][2]geom.Body {
 		}
 		a := geom.Body{Shape: sa, Pose: geom.Pose{Orientation: UniformQuat(r)}}
 		b := geom.Body{Shape: sb, Pose: geom.Pose{Orientation: UniformQuat(r)}}
-		dir := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-		b.Pose.Position = dir.Mul(u(0.8, 1.1) * (minAxis(&a.Shape) + minAxis(&b.Shape)))
-		out = append(out, [2]geom.Body{a, b})
+		out = append(out, placeOverlap(r, u, a, b))
 	}
 	return out
 }
@@ -339,21 +349,7 @@ func BenchmarkQueryTaperedPointyOverlap(b *testing.B) {
 }
 
 func BenchmarkQueryTaperedPointyOverlapWarm(b *testing.B) {
-	pairs := taperedPointyOverlaps(200, 2)
-	sv := NewSolver(DefaultOptions())
-	prev := make([]Result, len(pairs))
-	for i := range pairs {
-		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
-	}
-	r := rand.New(rand.NewPCG(3, 3))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % len(pairs)
-		p := &pairs[k]
-		benchMotion(&p[0], &p[1], r)
-		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
-	}
+	benchMovingWarm(b, NewSolver(DefaultOptions()), taperedPointyOverlaps(200, 2))
 }
 
 // TestPointyBenchAllocs: the pointy benchmarks' timed loops allocate
