@@ -372,7 +372,7 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	P, Q := pr.ta.Point(bd.lp), pr.tb.Point(bd.lq)
-	if !pr.convex && !overlapWitness(pr, P, Q, e) {
+	if !pr.convex && !pr.overlapProven && !overlapWitness(pr, P, Q, e) {
 		return
 	}
 	pr.overlapProven = true
@@ -423,7 +423,7 @@ func overlapWitness(pr *pair, P, Q vec, e *epa) bool {
 	// of the hulls' translation with every point above outside one of
 	// them, and 750 of 20,000 surface samples of one inside the other
 	// (TestOverlapWitnessGrid).
-	return gridWitness(pr, witnessAzimuths, witnessZeniths)
+	return gridWitness(pr, witnessAzimuths, witnessZeniths, nil)
 }
 
 // centresWitness reports whether a centre, or a point of the segment
@@ -445,15 +445,19 @@ func centresWitness(pr *pair) bool {
 }
 
 // overlapInsideBoth is overlapWitness without a polytope's points: the
-// centres and their segment, then the surfaces' grids (refuteSeparated).
+// centres and their segment, then the surfaces' grids and the descents
+// from their lowest points (refuteSeparated).
 func overlapInsideBoth(pr *pair) bool {
-	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths)
+	var g gridVals
+	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths, &g) || descentWitness(pr, &g)
 }
 
 // gridWitness reports whether a point of a parametric grid of either
 // surface (n1 azimuths, n2 zenith steps, the poles left out) lies inside
-// the other body, beyond rounding: a point in both bodies.
-func gridWitness(pr *pair, n1, n2 int) bool {
+// the other body, beyond rounding: a point in both bodies. With vals (only
+// for the witness grid's size) it records each point's residual, +Inf where
+// undefined.
+func gridWitness(pr *pair, n1, n2 int, vals *gridVals) bool {
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
 		if side == 1 {
@@ -463,7 +467,14 @@ func gridWitness(pr *pair, n1, n2 int) bool {
 			p1 := -math.Pi + 2*math.Pi*float64(i)/float64(n1)
 			for j := 1; j < n2; j++ {
 				p2 := -math.Pi/2 + math.Pi*float64(j)/float64(n2)
-				if inside(o, to, ts.Point(s.Point(p1, p2)), -overlapInside) {
+				f, ok := o.Residual(to.InvPoint(ts.Point(s.Point(p1, p2))))
+				if !ok {
+					f = math.Inf(1)
+				}
+				if vals != nil {
+					vals[side][i*(n2-1)+j-1] = f
+				}
+				if f <= -overlapInside {
 					return true
 				}
 			}

@@ -194,7 +194,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			replaced = true
 		}
 	}
-	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths) {
+	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
 		// No pair converged, and nothing else was found: the first tip
 		// among the samples polished, with its foot on the other surface,
 		// unconverged. Within 1e-13 of a pointy tip the normal sweeps its

@@ -679,6 +679,12 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	*best = candidate{}
 	pr.overlapProven = true
 	sv.epaRescue(m, pr, best, res)
+	if best.valid && !best.converged && needsRidgeSearch(pr, best) {
+		// (A pointy tip or ridge in the other body: the polytope's pair
+		// of the hulls was 0.028 and 0.018 deep, unconverged, for
+		// overlaps of 1.9e-4 and 5.6e-5: TestShallowOverlapRefuted.)
+		sv.ridgeSearch(m, pr, best, res)
+	}
 	if best.valid && best.separated {
 		*best = candidate{} // (never: epaRescue keeps no separated pair once an overlap is proven)
 	}

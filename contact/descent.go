@@ -1,0 +1,175 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/sovviz/sovviz/geom"
+)
+
+// gridVals holds the other body's residual at each point of gridWitness's
+// grids (witnessAzimuths × the witnessZeniths−1 rows off the poles), per
+// side, for descentWitness to start from.
+type gridVals [2][witnessAzimuths * (witnessZeniths - 1)]float64
+
+// descentWitness looks for a point of either surface inside the other body
+// where the grid found none: from the grid's lowest local minima of the
+// other body's residual it descends that residual over the surface
+// (quasi-Newton in the surface parameters). A shallow overlap hides
+// between grid points: a tapered pointy shape 7.8e-6 into a box-like one
+// left 24 of 500,000 samples of its surface inside, none of the grid's,
+// and the query answered the bodies 5.8e-6 apart (TestShallowOverlapRefuted);
+// from the grid's lowest point the descent reaches the overlap in a few
+// dozen steps. It reports true only for a point the residual itself puts
+// beyond rounding inside (inside, −overlapInside), as gridWitness does.
+func descentWitness(pr *pair, g *gridVals) bool {
+	const nz = witnessZeniths - 1
+	for side := 0; side < 2; side++ {
+		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
+		if side == 1 {
+			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
+		}
+		v := &g[side]
+		// The descentStarts lowest grid points no lower than a neighbour
+		// (azimuths wrap; the rows off the poles do not).
+		var start [descentStarts]int
+		var sv [descentStarts]float64
+		n := 0
+		for i := 0; i < witnessAzimuths; i++ {
+			for j := 0; j < nz; j++ {
+				f := v[i*nz+j]
+				if !(f < math.Inf(1)) {
+					continue
+				}
+				l, r := (i+witnessAzimuths-1)%witnessAzimuths, (i+1)%witnessAzimuths
+				if v[l*nz+j] < f || v[r*nz+j] < f || j > 0 && v[i*nz+j-1] < f || j < nz-1 && v[i*nz+j+1] < f {
+					continue
+				}
+				// (Insertion into the sorted few.)
+				k := min(n, descentStarts-1)
+				if n == descentStarts && f >= sv[k] {
+					continue
+				}
+				for k > 0 && sv[k-1] > f {
+					sv[k], start[k] = sv[k-1], start[k-1]
+					k--
+				}
+				sv[k], start[k] = f, i*nz+j
+				n = min(n+1, descentStarts)
+			}
+		}
+		for k := 0; k < n; k++ {
+			i, j := start[k]/nz, start[k]%nz
+			p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths
+			p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths
+			if surfaceDescent(s, o, ts, to, p1, p2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// descentStarts is the number of grid minima per side that descentWitness
+// descends from; descentIters bounds each descent's steps.
+const (
+	descentStarts = 3
+	descentIters  = 60
+)
+
+// otherResidual is the other body's log residual at the point of surface
+// s with parameters p, and its gradient with respect to p; ok is false
+// where it is undefined (outside the other's domain).
+func otherResidual(s, o *geom.Superovoid, ts, to *geom.Transform, p [2]float64) (f float64, g [2]float64, w vec, ok bool) {
+	d := s.Derivs(p[0], p[1])
+	w = ts.Point(d.X)
+	var e geom.Implicit
+	if !o.LogResidualHessianInto(to.InvPoint(w), false, &e) || !(e.G < math.Inf(1)) {
+		return math.Inf(1), g, w, false
+	}
+	// d(local point of o)/dp = to.Rᵀ·ts.R·X_p, so ∂f/∂p = ∇f·that.
+	gw := to.Dir(e.Grad)
+	g = [2]float64{gw.Dot(ts.Dir(d.X1)), gw.Dot(ts.Dir(d.X2))}
+	return e.G, g, w, g[0]-g[0] == 0 && g[1]-g[1] == 0 // (finite)
+}
+
+// surfaceDescent minimises the other body's log residual over surface s
+// from the parameters (p1, p2) by BFGS with a backtracking line search,
+// and reports whether it reached a point of s inside o.
+func surfaceDescent(s, o *geom.Superovoid, ts, to *geom.Transform, p1, p2 float64) bool {
+	p := [2]float64{p1, p2}
+	f, g, w, ok := otherResidual(s, o, ts, to, p)
+	if !ok {
+		return false
+	}
+	// H approximates the inverse Hessian; its first guess caps the first
+	// step at descentStep radians.
+	H := descentH(g)
+	for it := 0; it < descentIters; it++ {
+		if f < descentInside && inside(o, to, w, -overlapInside) {
+			return true
+		}
+		d := [2]float64{-(H[0][0]*g[0] + H[0][1]*g[1]), -(H[1][0]*g[0] + H[1][1]*g[1])}
+		slope := d[0]*g[0] + d[1]*g[1]
+		if !(slope < 0) {
+			H = descentH(g)
+			d = [2]float64{-H[0][0] * g[0], -H[1][1] * g[1]}
+			slope = d[0]*g[0] + d[1]*g[1]
+			if !(slope < 0) {
+				return false // a stationary point
+			}
+		}
+		t := 1.0
+		var q [2]float64
+		var fq float64
+		var gq [2]float64
+		var wq vec
+		accepted := false
+		for ls := 0; ls < 40; ls++ {
+			q = [2]float64{p[0] + t*d[0], math.Max(-math.Pi/2, math.Min(math.Pi/2, p[1]+t*d[1]))}
+			var okq bool
+			fq, gq, wq, okq = otherResidual(s, o, ts, to, q)
+			if okq && fq <= f+1e-4*t*slope {
+				accepted = true
+				break
+			}
+			t *= 0.5
+		}
+		if !accepted {
+			return false
+		}
+		sx := [2]float64{q[0] - p[0], q[1] - p[1]}
+		y := [2]float64{gq[0] - g[0], gq[1] - g[1]}
+		p, f, g, w = q, fq, gq, wq
+		if sy := sx[0]*y[0] + sx[1]*y[1]; sy > 0 {
+			// BFGS update of the inverse Hessian:
+			// H ← (I − ρ s yᵀ) H (I − ρ y sᵀ) + ρ s sᵀ.
+			rho := 1 / sy
+			hy := [2]float64{H[0][0]*y[0] + H[0][1]*y[1], H[1][0]*y[0] + H[1][1]*y[1]}
+			yhy := y[0]*hy[0] + y[1]*hy[1]
+			for r := 0; r < 2; r++ {
+				for c := 0; c < 2; c++ {
+					H[r][c] += -rho*(hy[r]*sx[c]+sx[r]*hy[c]) + (rho*rho*yhy+rho)*sx[r]*sx[c]
+				}
+			}
+		}
+		if math.Abs(sx[0])+math.Abs(sx[1]) < 1e-13 {
+			break
+		}
+	}
+	return f < descentInside && inside(o, to, w, -overlapInside)
+}
+
+// descentH is a descent's first inverse Hessian: the identity scaled so
+// that the step along −g is descentStep long.
+func descentH(g [2]float64) [2][2]float64 {
+	h := descentStep / max(math.Hypot(g[0], g[1]), 1e-300)
+	return [2][2]float64{{h, 0}, {0, h}}
+}
+
+// descentStep is the longest first step of a descent (radians of the
+// surface parameters): a twentieth of the grid's spacing.
+const descentStep = 2 * math.Pi / witnessAzimuths / 20
+
+// descentInside is the log residual below which a descent's point is
+// checked with the residual itself (ln(1 − overlapInside) to 5e-19).
+const descentInside = -overlapInside
