@@ -218,7 +218,7 @@ func TestPointyWarmStaysWarm(t *testing.T) {
 // (2.4% more). Moved by 1.01 × its depth, the bodies overlap by dense
 // samples as well; that moved query was answered 0.0054 apart until the
 // descents from the grid (descentWitness) found the overlap, and is now
-// an overlap too.
+// an overlap too; the test allows that pair alone.
 func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 extreme pairs")
@@ -243,7 +243,7 @@ func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 			case moved.Status == Failed:
 				failed++
 				t.Logf("pair %d moved by %v × the depth: failed", i, f)
-			case !(moved.Distance > 0) && res.NonConvex != 0 && !res.Certified && refinedDeepest(&a, &c, 240, 120) < -1e-3:
+			case !(moved.Distance > 0) && i == 382 && res.NonConvex != 0 && !res.Certified && refinedDeepest(&a, &c, 240, 120) < -1e-3:
 				// The moved bodies do overlap, by the samples too: the
 				// answer was too shallow along its normal, a known limit
 				// of uncertified overlaps with a non-convex shape.
@@ -258,9 +258,6 @@ func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 	}
 	if failed > 0 {
 		t.Errorf("%d of %d moved configurations failed", failed, n)
-	}
-	if shallow > 1 {
-		t.Errorf("%d moved configurations still overlap; 1 is known (pair 382)", shallow)
 	}
 	t.Logf("%d moved configurations, %d failed, %d still overlapping (non-convex, uncertified)", n, failed, shallow)
 }

@@ -458,6 +458,9 @@ func overlapInsideBoth(pr *pair) bool {
 // for the witness grid's size) it records each point's residual, +Inf where
 // undefined.
 func gridWitness(pr *pair, n1, n2 int, vals *gridVals) bool {
+	if n1 != witnessAzimuths || n2 != witnessZeniths {
+		vals = nil // (sized for the witness grid only)
+	}
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
 		if side == 1 {
