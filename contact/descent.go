@@ -85,8 +85,8 @@ const (
 )
 
 // otherResidual is the other body's log residual (k its constants) at the
-// point of surface s with parameters p, and its gradient with respect to p; ok is false
-// where it is undefined (outside the other's domain).
+// point w of surface s with parameters p, and its gradient with respect to
+// p; ok is false where it is undefined (outside the other's domain).
 func otherResidual(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, p [2]float64) (f float64, g [2]float64, w vec, ok bool) {
 	d := s.Derivs(p[0], p[1])
 	w = ts.Point(d.X)
