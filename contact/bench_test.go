@@ -52,7 +52,15 @@ func BenchmarkQueryWarm(b *testing.B) { benchWarm(b, paperPairs(200, 2), Default
 // benchWarm moves b by up to 0.5e-3 per query of a pair and warm-starts from
 // the pair's previous answer.
 func benchWarm(b *testing.B, pairs [][2]geom.Body, opt Options) {
-	sv := NewSolver(opt)
+	benchWarmLoop(b, NewSolver(opt), pairs, func(_, pb *geom.Body, r *rand.Rand) {
+		// a small motion per frame, as in an animation
+		pb.Pose.Position[0] += 1e-3 * (r.Float64() - 0.5)
+	})
+}
+
+// benchWarmLoop times warm queries of pairs, each moved by move before its
+// query, after one untimed cold query each.
+func benchWarmLoop(b *testing.B, sv *Solver, pairs [][2]geom.Body, move func(a, b *geom.Body, r *rand.Rand)) {
 	prev := make([]Result, len(pairs))
 	for i := range pairs {
 		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
@@ -63,8 +71,7 @@ func benchWarm(b *testing.B, pairs [][2]geom.Body, opt Options) {
 	for i := 0; i < b.N; i++ {
 		k := i % len(pairs)
 		p := &pairs[k]
-		// a small motion per frame, as in an animation
-		p[1].Pose.Position[0] += 1e-3 * (r.Float64() - 0.5)
+		move(&p[0], &p[1], r)
 		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
 	}
 }

@@ -82,8 +82,7 @@ func diffSupport(pr *pair, n vec) (w, lp, lq vec) {
 // squared length underflowed, and a convex overlap was certified 7% too
 // shallow). Zero when either vector is.
 func scaledCross(u, v vec) vec {
-	su := max(math.Abs(u[0]), math.Abs(u[1]), math.Abs(u[2]))
-	sv := max(math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2]))
+	su, sv := maxAbs(u), maxAbs(v)
 	if !(su > 0 && sv > 0) {
 		return vec{}
 	}

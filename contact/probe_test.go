@@ -51,12 +51,7 @@ func TestProbeFindsBasin(t *testing.T) {
 	})
 	cases[len(cases)-1].pa, cases[len(cases)-1].pb = cases[len(cases)-1].a, cases[len(cases)-1].b
 	for _, c := range cases {
-		ref := DefaultOptions()
-		ref.CertifyOverlap = true
-		want := Query(&c.a, &c.b, &ref)
-		if !want.Certified || !(want.Distance < 0) {
-			t.Fatalf("%s: the polytope's reference %v is not a certified overlap", c.name, want.Distance)
-		}
+		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
 		for _, m := range []Method{Implicit, Parametric, NTB} {
 			opt := DefaultOptions()
 			opt.Method = m
@@ -68,8 +63,8 @@ func TestProbeFindsBasin(t *testing.T) {
 				kind string
 				res  Result
 			}{{"cold", cold}, {"warm", warm}} {
-				if math.Abs(r.res.Distance-want.Distance) > 1e-9 {
-					t.Errorf("%s, %v, %s: %.15g %v, the polytope's %.15g", c.name, m, r.kind, r.res.Distance, r.res.Status, want.Distance)
+				if math.Abs(r.res.Distance-want) > 1e-9 {
+					t.Errorf("%s, %v, %s: %.15g %v, the polytope's %.15g", c.name, m, r.kind, r.res.Distance, r.res.Status, want)
 				}
 			}
 		}
@@ -110,18 +105,13 @@ func TestProbeMissedBasins(t *testing.T) {
 			refuteBody([3]float64{1.155540259259639, 0.6272836541774034, 1.189128364416118}, [2]float64{1.6069926453602708, 1.6056361130442804}, [2]float64{}, [3]float64{0.11491007283155827, 0.18333441567435477, 1.4497443575113624}, [4]float64{-0.456855826661159, -0.28232302507035084, 0.6306690929413048, 0.5602079599304807})},
 	}
 	for _, c := range cases {
-		ref := DefaultOptions()
-		ref.CertifyOverlap = true
-		want := Query(&c.a, &c.b, &ref)
-		if !want.Certified || !(want.Distance < 0) {
-			t.Fatalf("%s: the polytope's reference %v is not a certified overlap", c.name, want.Distance)
-		}
+		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
 		for _, m := range []Method{Implicit, Parametric, NTB} {
 			opt := DefaultOptions()
 			opt.Method = m
 			got := Query(&c.a, &c.b, &opt)
-			if math.Abs(got.Distance-want.Distance) > 1e-9 || got.Status != Converged {
-				t.Errorf("%s, %v: %.15g %v, the polytope's %.15g", c.name, m, got.Distance, got.Status, want.Distance)
+			if math.Abs(got.Distance-want) > 1e-9 || got.Status != Converged {
+				t.Errorf("%s, %v: %.15g %v, the polytope's %.15g", c.name, m, got.Distance, got.Status, want)
 			}
 		}
 	}
@@ -298,26 +288,7 @@ func BenchmarkQueryPointyOverlapWarmNoProbe(b *testing.B) { benchPointyWarm(b, t
 func benchPointyWarm(b *testing.B, off bool) {
 	sv := NewSolver(DefaultOptions())
 	sv.noProbe = off
-	benchMovingWarm(b, sv, pointyOverlaps(200, 2))
-}
-
-// benchMovingWarm times warm queries of pairs, each moved by benchMotion
-// (sovviz bench's warm motion) before its query, after one untimed cold
-// query each.
-func benchMovingWarm(b *testing.B, sv *Solver, pairs [][2]geom.Body) {
-	prev := make([]Result, len(pairs))
-	for i := range pairs {
-		prev[i] = sv.Query(&pairs[i][0], &pairs[i][1])
-	}
-	r := rand.New(rand.NewPCG(3, 3))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % len(pairs)
-		p := &pairs[k]
-		benchMotion(&p[0], &p[1], r)
-		prev[k] = sv.QueryWarm(&p[0], &p[1], &prev[k])
-	}
+	benchWarmLoop(b, sv, pointyOverlaps(200, 2), benchMotion)
 }
 
 // taperedPointyOverlaps are pointyOverlaps with convex tapered shapes
@@ -349,7 +320,7 @@ func BenchmarkQueryTaperedPointyOverlap(b *testing.B) {
 }
 
 func BenchmarkQueryTaperedPointyOverlapWarm(b *testing.B) {
-	benchMovingWarm(b, NewSolver(DefaultOptions()), taperedPointyOverlaps(200, 2))
+	benchWarmLoop(b, NewSolver(DefaultOptions()), taperedPointyOverlaps(200, 2), benchMotion)
 }
 
 // TestPointyBenchAllocs: the pointy benchmarks' timed loops allocate
@@ -495,4 +466,18 @@ func TestProbeAnimation(t *testing.T) {
 			t.Errorf("%v: only %d answers checked", m, checked)
 		}
 	}
+}
+
+// certifiedOverlapRef is the polytope's certified translation distance of
+// a pair (CertifyOverlap), the reference of the probe's tests; the test
+// stops if the polytope does not certify an overlap.
+func certifiedOverlapRef(t *testing.T, name string, a, b *geom.Body) float64 {
+	t.Helper()
+	ref := DefaultOptions()
+	ref.CertifyOverlap = true
+	want := Query(a, b, &ref)
+	if !want.Certified || !(want.Distance < 0) {
+		t.Fatalf("%s: the polytope's reference %v is not a certified overlap", name, want.Distance)
+	}
+	return want.Distance
 }

@@ -39,6 +39,30 @@ func refuteBody(a [3]float64, e, t [2]float64, p [3]float64, q [4]float64) geom.
 		Pose: geom.Pose{Position: geom.Vec3(p), Orientation: geom.Quat{W: q[0], V: geom.Vec3{q[1], q[2], q[3]}}.Normalize()}}
 }
 
+// reviewBody draws a body as the review of 2026-12-04 drew them: semi-axes
+// 0.1–2 (log-uniform), exponents often at the range's ends, tapers often
+// ±0.5, centred at c moved by up to ±jitter along each axis (no draw for
+// jitter 0), and a random orientation.
+func reviewBody(r *rand.Rand, c [3]float64, jitter float64) geom.Body {
+	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
+	var a [3]float64
+	for k := range a {
+		a[k] = math.Exp(math.Log(0.1) + r.Float64()*(math.Log(2)-math.Log(0.1)))
+	}
+	var e, tp [2]float64
+	for k := range e {
+		e[k] = pick(0.05, 0.1, 0.5, 1, 1.5, 1.9, 1.95, 0.05+1.9*r.Float64())
+		tp[k] = pick(-0.5, 0.5, 0, r.Float64()-0.5)
+	}
+	p := c
+	if jitter > 0 {
+		for k := range p {
+			p[k] = c[k] + 2*jitter*r.Float64() - jitter
+		}
+	}
+	return refuteBody(a, e, tp, p, [4]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()})
+}
+
 // Two overlapping pairs of a fresh review (2026-12-04) that every scheme
 // answered separated (0.046 and 0.059 apart, converged, not certified):
 // a point of one body lies 0.027 and 0.058 inside the other. The
@@ -86,27 +110,7 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 		n = 12000
 	}
 	r := rand.New(rand.NewPCG(7, 2026))
-	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
-	quat := func() [4]float64 {
-		q := [4]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
-		return q
-	}
-	body := func(c [3]float64) geom.Body {
-		var a [3]float64
-		for k := range a {
-			a[k] = math.Exp(math.Log(0.1) + r.Float64()*(math.Log(2)-math.Log(0.1)))
-		}
-		var e, tp [2]float64
-		for k := range e {
-			e[k] = pick(0.05, 0.1, 0.5, 1, 1.5, 1.9, 1.95, 0.05+1.9*r.Float64())
-			tp[k] = pick(-0.5, 0.5, 0, r.Float64()-0.5)
-		}
-		var p [3]float64
-		for k := range p {
-			p[k] = c[k] + 0.6*r.Float64() - 0.3
-		}
-		return refuteBody(a, e, tp, p, quat())
-	}
+	body := func(c [3]float64) geom.Body { return reviewBody(r, c, 0.3) }
 	sv := NewSolver(DefaultOptions())
 	sep, ovl, failed := 0, 0, 0
 	for i := 0; i < n; i++ {
@@ -338,19 +342,7 @@ func TestNearTouchHidesNoOverlap(t *testing.T) {
 		n = 4000
 	}
 	r := rand.New(rand.NewPCG(5, 2026))
-	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
-	body := func(c [3]float64) geom.Body {
-		var a [3]float64
-		for k := range a {
-			a[k] = math.Exp(math.Log(0.1) + r.Float64()*(math.Log(2)-math.Log(0.1)))
-		}
-		var e, tp [2]float64
-		for k := range e {
-			e[k] = pick(0.05, 0.1, 0.5, 1, 1.5, 1.9, 1.95, 0.05+1.9*r.Float64())
-			tp[k] = pick(-0.5, 0.5, 0, r.Float64()-0.5)
-		}
-		return refuteBody(a, e, tp, c, [4]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()})
-	}
+	body := func(c [3]float64) geom.Body { return reviewBody(r, c, 0) }
 	sv := NewSolver(DefaultOptions())
 	tested, sep := 0, 0
 	for i := 0; i < n; i++ {
