@@ -21,7 +21,9 @@ type gridVals [2][witnessAzimuths * (witnessZeniths - 1)]float64
 // from the grid's lowest point the descent reaches the overlap in a few
 // dozen steps. It reports true only for a point the residual itself puts
 // beyond rounding inside (inside, −overlapInside), as gridWitness does.
-func descentWitness(pr *pair, g *gridVals) bool {
+// Otherwise low, when not nil, receives the lowest point a descent reached
+// (lowSeed starts Newton there).
+func descentWitness(pr *pair, g *gridVals, low *lowPoint) bool {
 	const nz = witnessZeniths - 1
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
@@ -67,8 +69,12 @@ func descentWitness(pr *pair, g *gridVals) bool {
 			// pair answered 0.0074 apart, overlapping by 2.9e-9.)
 			p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths + descentStep/4
 			p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths + descentStep/4
-			if surfaceDescent(s, &k, ts, to, o, p1, p2) {
+			in, p, f := surfaceDescent(s, &k, ts, to, o, p1, p2)
+			if in {
 				return true
+			}
+			if low != nil && f < low.f {
+				*low = lowPoint{side: side, p: p, f: f, ok: true}
 			}
 		}
 	}
@@ -102,19 +108,20 @@ func otherResidual(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Tran
 
 // surfaceDescent minimises the other body's log residual over surface s
 // from the parameters (p1, p2) by BFGS with a backtracking line search,
-// and reports whether it reached a point of s inside o (k: o's constants).
-func surfaceDescent(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, o *geom.Superovoid, p1, p2 float64) bool {
+// and reports whether it reached a point of s inside o (k: o's constants),
+// with the parameters and residual where it stopped.
+func surfaceDescent(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, o *geom.Superovoid, p1, p2 float64) (bool, [2]float64, float64) {
 	p := [2]float64{p1, p2}
 	f, g, w, ok := otherResidual(s, k, ts, to, p)
 	if !ok {
-		return false
+		return false, p, math.Inf(1)
 	}
 	// H approximates the inverse Hessian; its first guess caps the first
 	// step at descentStep radians.
 	H := descentH(g)
 	for it := 0; it < descentIters; it++ {
 		if f < descentInside && inside(o, to, w, -overlapInside) {
-			return true
+			return true, p, f
 		}
 		d := [2]float64{-(H[0][0]*g[0] + H[0][1]*g[1]), -(H[1][0]*g[0] + H[1][1]*g[1])}
 		slope := d[0]*g[0] + d[1]*g[1]
@@ -123,7 +130,7 @@ func surfaceDescent(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Tra
 			d = [2]float64{-H[0][0] * g[0], -H[1][1] * g[1]}
 			slope = d[0]*g[0] + d[1]*g[1]
 			if !(slope < 0) {
-				return false // a stationary point
+				return false, p, f // a stationary point
 			}
 		}
 		t := 1.0
@@ -143,7 +150,7 @@ func surfaceDescent(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Tra
 			t *= 0.5
 		}
 		if !accepted {
-			return false
+			return false, p, f
 		}
 		sx := [2]float64{q[0] - p[0], q[1] - p[1]}
 		y := [2]float64{gq[0] - g[0], gq[1] - g[1]}
@@ -164,7 +171,29 @@ func surfaceDescent(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Tra
 			break
 		}
 	}
-	return f < descentInside && inside(o, to, w, -overlapInside)
+	return f < descentInside && inside(o, to, w, -overlapInside), p, f
+}
+
+// lowPoint is the lowest point descentWitness's descents reached: the
+// other body's log residual f at surface parameters p of body a (side 0)
+// or b (side 1).
+type lowPoint struct {
+	side int
+	p    [2]float64
+	f    float64
+	ok   bool
+}
+
+// seeds returns the local points Newton starts from (lowSeed): the
+// surface point in its own body's frame, and the same point in the other
+// body's, where it lies within its residual of that surface.
+func (l *lowPoint) seeds(pr *pair) (lp, lq vec) {
+	if l.side == 0 {
+		x := pr.a.Point(l.p[0], l.p[1])
+		return x, pr.tb.InvPoint(pr.ta.Point(x))
+	}
+	x := pr.b.Point(l.p[0], l.p[1])
+	return pr.ta.InvPoint(pr.tb.Point(x)), x
 }
 
 // descentH is a descent's first inverse Hessian: the identity scaled so

@@ -445,10 +445,11 @@ func centresWitness(pr *pair) bool {
 
 // overlapInsideBoth is overlapWitness without a polytope's points: the
 // centres and their segment, then the surfaces' grids and the descents
-// from their lowest points (refuteSeparated).
-func overlapInsideBoth(pr *pair) bool {
+// from their lowest points (refuteSeparated), the lowest point they
+// reached left in low.
+func overlapInsideBoth(pr *pair, low *lowPoint) bool {
 	var g gridVals
-	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths, &g) || descentWitness(pr, &g)
+	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths, &g) || descentWitness(pr, &g, low)
 }
 
 // gridWitness reports whether a point of a parametric grid of either
