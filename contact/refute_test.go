@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/sovviz/sovviz/geom"
@@ -444,13 +445,23 @@ func TestLowSeed(t *testing.T) {
 // instead of 20 (about 7 minutes): before lowSeed, 10 of its 756 separated
 // answers were farther apart than the reference, by 2.2e-9 to 0.40 (five
 // of them converged, uncertified), and one of those hid an overlap; now
-// none of its 751 is.
+// none of its 751 is. SOVVIZ_NEAR_ENDS_GAP and SOVVIZ_NEAR_ENDS_SEED change
+// the gap's bound and the draw's seed (3): with a gap up to 0.3 and seed 7
+// the sweep finds 2 of 712 separated answers too far apart, a known limit
+// (docs/contact.md).
 func TestNearTouchEndsMinimal(t *testing.T) {
 	n := 20
 	if os.Getenv("SOVVIZ_NEAR_ENDS_SWEEP") == "1" {
 		n = 1500
 	}
-	r := rand.New(rand.NewPCG(3, 2026))
+	seed, gapMax := uint64(3), 2e-9
+	if v, err := strconv.ParseUint(os.Getenv("SOVVIZ_NEAR_ENDS_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("SOVVIZ_NEAR_ENDS_GAP"), 64); err == nil && v > 0 {
+		gapMax = v
+	}
+	r := rand.New(rand.NewPCG(seed, 2026))
 	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
 	body := func(c [3]float64) geom.Body {
 		var a [3]float64
@@ -470,7 +481,7 @@ func TestNearTouchEndsMinimal(t *testing.T) {
 		d := 0.5 + r.Float64()
 		u := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(d)
 		a, b := body([3]float64{}), body([3]float64(u))
-		gap := (2*r.Float64() - 1) * 2e-9
+		gap := (2*r.Float64() - 1) * gapMax
 		c := sv.Query(&a, &b)
 		if c.Status == Failed || c.NonConvex == 0 {
 			continue
