@@ -705,16 +705,25 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 // Near-touching pairs with box-like and pointy shapes at the range's ends
 // had every start stall or converge elsewhere: answered 0.19 apart
 // (max_iterations) for bodies touching to 4e-10, and 0.096 apart
-// (converged, uncertified) for bodies 7e-10 apart (TestLowSeed). The pair
-// found replaces best when it is converged and clearly better, or when it
-// overlaps and best claims the bodies apart by more than the certificate's
-// tolerance: classify admits such a pair only with a witness inside the
-// other body (to 1e-9 of its size), which proves that the bodies touch or
-// overlap.
+// (converged, uncertified) for bodies 7e-10 apart (TestLowSeed).
+//
+// A converged separated pair replaces best when it is clearly better and,
+// against an unconverged best, no farther apart than best's points moved
+// onto the surfaces (ridgeImproves). A converged overlapping pair, its
+// witnesses on the surfaces and within the other body to Newton's
+// tolerance, shows the bodies within about 1e-8 of their size of each
+// other, not that they overlap: a separated best 7.5e-9 apart, right, was
+// replaced by a touch (review of 0298e69). Such a pair replaces only a
+// separated best farther apart than lowTouch of the bodies' size, which
+// it proves is not the closest pair. The overlap the runs' candidates
+// mark proven (classify) stands only if such a pair replaces best: a
+// candidate refused here, unconverged across a touch, left later stages
+// refusing every separated pair (the same review).
 func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, res *Result) {
 	if !low.ok || sv.noLowSeed {
 		return
 	}
+	proven := pr.overlapProven
 	lp, lq := low.seeds(pr)
 	c := sv.fromSeed(m, pr, lp, lq, res, nil)
 	if !c.valid || !c.converged {
@@ -722,16 +731,24 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 			c = p
 		}
 	}
+	pr.overlapProven = proven
 	if !c.valid || !c.converged {
 		return
 	}
 	tol := pairTol(pr)
-	if c.separated && clearlyBetter(&c, best, tol) || !c.separated && (!best.converged || best.cmpSD() > tol) {
+	if c.separated && ridgeImproves(pr, &c, best, tol) || !c.separated && best.cmpSD() > lowTouch*max(pr.maxA, pr.maxB) {
 		*best = c
+		pr.overlapProven = pr.overlapProven || !c.separated
 		sv.lowSeeds++
 		res.Fallback = true // (a stage after the configured scheme's starts)
 	}
 }
+
+// lowTouch is the separation, relative to the bodies' size, beyond which a
+// converged overlapping pair from lowSeed proves a separated answer wrong:
+// well above the gap, about 1e-8, that Newton's tolerance leaves between
+// such a pair's witnesses and the other surface.
+const lowTouch = 1e-7
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
 // from the convex hulls' closest pair (GJK with exact supports, which are
