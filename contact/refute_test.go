@@ -45,6 +45,12 @@ func refuteBody(a [3]float64, e, t [2]float64, p [3]float64, q [4]float64) geom.
 // ±0.5, centred at c moved by up to ±jitter along each axis (no draw for
 // jitter 0), and a random orientation.
 func reviewBody(r *rand.Rand, c [3]float64, jitter float64) geom.Body {
+	return drawBody(r, c, jitter, false)
+}
+
+// drawBody is reviewBody, with exponents only at the range's ends (0.05,
+// 0.1, 1.9 or 1.95) where ends is set.
+func drawBody(r *rand.Rand, c [3]float64, jitter float64, ends bool) geom.Body {
 	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
 	var a [3]float64
 	for k := range a {
@@ -52,7 +58,11 @@ func reviewBody(r *rand.Rand, c [3]float64, jitter float64) geom.Body {
 	}
 	var e, tp [2]float64
 	for k := range e {
-		e[k] = pick(0.05, 0.1, 0.5, 1, 1.5, 1.9, 1.95, 0.05+1.9*r.Float64())
+		if ends {
+			e[k] = pick(0.05, 0.1, 1.9, 1.95)
+		} else {
+			e[k] = pick(0.05, 0.1, 0.5, 1, 1.5, 1.9, 1.95, 0.05+1.9*r.Float64())
+		}
 		tp[k] = pick(-0.5, 0.5, 0, r.Float64()-0.5)
 	}
 	p := c
@@ -343,14 +353,25 @@ func TestNearTouchHidesNoOverlap(t *testing.T) {
 		n = 4000
 	}
 	r := rand.New(rand.NewPCG(5, 2026))
-	body := func(c [3]float64) geom.Body { return reviewBody(r, c, 0) }
 	sv := NewSolver(DefaultOptions())
-	tested, sep := 0, 0
+	tested, sep := nearTouchSweep(t, sv, r, n, 3e-4, func(r *rand.Rand, c [3]float64) geom.Body { return drawBody(r, c, 0, false) }, nil)
+	t.Logf("%d nearly touching pairs, %d separated answers checked", tested, sep)
+}
+
+// nearTouchSweep draws n pairs (a at the origin, b's centre 0.5–1.5 away
+// in a random direction, each body by draw), skips those answered failed
+// or with both shapes convex, moves b along the answer's normal to a gap
+// within ±gapMax, and queries again. Every separated answer must leave no
+// point of one body inside the other (refinedDeepest) and pass check when
+// not nil. It returns the pairs queried again and their separated
+// answers, and fails when fewer than a quarter of the pairs were those.
+func nearTouchSweep(t *testing.T, sv *Solver, r *rand.Rand, n int, gapMax float64, draw func(*rand.Rand, [3]float64) geom.Body, check func(i int, a, b *geom.Body, res *Result)) (tested, sep int) {
+	t.Helper()
 	for i := 0; i < n; i++ {
 		d := 0.5 + r.Float64()
 		u := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(d)
-		a, b := body([3]float64{}), body([3]float64(u))
-		gap := (2*r.Float64() - 1) * 3e-4
+		a, b := draw(r, [3]float64{}), draw(r, [3]float64(u))
+		gap := (2*r.Float64() - 1) * gapMax
 		c := sv.Query(&a, &b)
 		if c.Status == Failed || c.NonConvex == 0 {
 			continue
@@ -371,11 +392,14 @@ func TestNearTouchHidesNoOverlap(t *testing.T) {
 		if deep := refinedDeepest(&a, &b, 120, 60); deep < -1e-9 {
 			t.Errorf("pair %d: answered %v apart (%v, certified %v) but a point of one body lies inside the other (residual %g)", i, res.Distance, res.Status, res.Certified, deep)
 		}
+		if check != nil {
+			check(i, &a, &b, &res)
+		}
 	}
-	t.Logf("%d nearly touching pairs, %d separated answers checked", tested, sep)
 	if sep < n/4 {
 		t.Errorf("%d separated answers of %d pairs: the draw no longer tests them", sep, n)
 	}
+	return tested, sep
 }
 
 // Nearly touching pairs at the range's ends (exponents 0.05, 0.1, 1.9 or
@@ -466,54 +490,14 @@ func TestNearTouchEndsMinimal(t *testing.T) {
 		gapMax = v
 	}
 	r := rand.New(rand.NewPCG(seed, 2026))
-	pick := func(v ...float64) float64 { return v[r.IntN(len(v))] }
-	body := func(c [3]float64) geom.Body {
-		var a [3]float64
-		for k := range a {
-			a[k] = math.Exp(math.Log(0.1) + r.Float64()*(math.Log(2)-math.Log(0.1)))
-		}
-		var e, tp [2]float64
-		for k := range e {
-			e[k] = pick(0.05, 0.1, 1.9, 1.95)
-			tp[k] = pick(-0.5, 0.5, 0, r.Float64()-0.5)
-		}
-		return refuteBody(a, e, tp, c, [4]float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64(), r.NormFloat64()})
-	}
 	sv := NewSolver(DefaultOptions())
-	tested, sep := 0, 0
-	for i := 0; i < n; i++ {
-		d := 0.5 + r.Float64()
-		u := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(d)
-		a, b := body([3]float64{}), body([3]float64(u))
-		gap := (2*r.Float64() - 1) * gapMax
-		c := sv.Query(&a, &b)
-		if c.Status == Failed || c.NonConvex == 0 {
-			continue
-		}
-		b.Pose.Position = b.Pose.Position.Add(c.Normal.Mul(gap - c.Distance))
-		res := sv.Query(&a, &b)
-		if math.IsNaN(res.Distance) {
-			t.Fatalf("pair %d: NaN", i)
-		}
-		if res.Status == Failed {
-			continue
-		}
-		tested++
-		if !(res.Distance > 0) {
-			continue
-		}
-		sep++
-		if deep := refinedDeepest(&a, &b, 120, 60); deep < -1e-9 {
-			t.Errorf("pair %d: answered %v apart (%v, certified %v) but a point of one body lies inside the other (residual %g)", i, res.Distance, res.Status, res.Certified, deep)
-		}
-		if ref := refMinDistance(&a, &b); res.Distance > ref+1e-9 {
-			t.Errorf("pair %d: answered %v apart (%v, certified %v); the reference found surface points %v apart", i, res.Distance, res.Status, res.Certified, ref)
-		}
-	}
+	tested, sep := nearTouchSweep(t, sv, r, n, gapMax, func(r *rand.Rand, c [3]float64) geom.Body { return drawBody(r, c, 0, true) },
+		func(i int, a, b *geom.Body, res *Result) {
+			if ref := refMinDistance(a, b); res.Distance > ref+1e-9 {
+				t.Errorf("pair %d: answered %v apart (%v, certified %v); the reference found surface points %v apart", i, res.Distance, res.Status, res.Certified, ref)
+			}
+		})
 	t.Logf("%d nearly touching pairs, %d separated answers checked (lowSeed replaced %d answers)", tested, sep, sv.lowSeeds)
-	if sep < n/4 {
-		t.Errorf("%d separated answers of %d pairs: the draw no longer tests them", sep, n)
-	}
 }
 
 // lowSeed keeps right answers (review of 0298e69): on the first three
