@@ -2,7 +2,10 @@ package contact
 
 import (
 	"math"
+	"math/rand/v2"
+	"os"
 	"sort"
+	"strconv"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -263,4 +266,15 @@ func refSignedDistanceN(a, b *geom.Body, nd, nstarts int) (sd float64, nBest geo
 		}
 	}
 	return sd, nBest
+}
+
+// sweepPCG is rand.NewPCG(s1, s2), or, when SOVVIZ_SWEEP_SEED holds a
+// number, the same with that number mixed into s2: the long sweeps (the
+// SOVVIZ_*_SWEEP tests) then draw other pairs than those their docs
+// quote, for a fresh look at the solver.
+func sweepPCG(s1, s2 uint64) *rand.PCG {
+	if v, err := strconv.ParseUint(os.Getenv("SOVVIZ_SWEEP_SEED"), 10, 64); err == nil {
+		s2 ^= v*0x9e3779b97f4a7c15 + 1
+	}
+	return rand.NewPCG(s1, s2)
 }

@@ -337,6 +337,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			if p, ok := sv.cuspPolish(&pr, c.lp, c.lq, res); ok {
 				c, polished = p, true
 			}
+		} else if c.converged && misaligned(&c) {
+			// A parametric scheme's pair on a ridge, converged with a
+			// normal off the line of the points, as a cold query polishes
+			// it (TestRidgeNormalAlignedAtQ's pairs warm: 0.0126 rad).
+			lp, lq := c.lp, c.lq
+			sv.polishCusp(m, &pr, &c, res)
+			polished = c.lp != lp || c.lq != lq
 		}
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
@@ -627,18 +634,28 @@ func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
 	}
 }
 
-// misaligned reports whether a valid pair's normal at P leaves the line of
-// Q − P by more than alignTol rad. classify accepts up to about 1.4e-3
-// (|n·d| within 1e-6 of |d|), which keeps every scheme's converged pairs
-// (their own normals agree to rounding) and lets a parametric pair on a
-// pointy ridge through, whose parametric normal is not its implicit one.
+// misaligned reports whether a valid pair's normal at P, or at Q, leaves
+// the line of Q − P by more than alignTol rad. classify accepts up to about
+// 1.4e-3 (|n·d| within 1e-6 of |d|), which keeps every scheme's converged
+// pairs (their own normals agree to rounding) and lets a parametric pair on
+// a pointy ridge through, whose parametric normal is not its implicit one
+// (at Q too: 0.005 to 0.012 rad off, TestRidgeNormalAlignedAtQ).
 func misaligned(c *candidate) bool {
 	if !c.valid || c.dual {
 		return false
 	}
-	d := c.Q.Sub(c.P)
-	dist := d.Len()
-	return dist > 0 && c.nP.Cross(d).Len() > alignTol*dist
+	// (Squared and written out: the warm path asks it of every converged
+	// pair.)
+	dx, dy, dz := c.Q[0]-c.P[0], c.Q[1]-c.P[1], c.Q[2]-c.P[2]
+	d2 := dx*dx + dy*dy + dz*dz
+	lim := alignTol * alignTol * d2
+	return d2 > 0 && (crossSq(&c.nP, dx, dy, dz) > lim || crossSq(&c.nQ, dx, dy, dz) > lim)
+}
+
+// crossSq is |n × d|², d = (dx, dy, dz).
+func crossSq(n *vec, dx, dy, dz float64) float64 {
+	x, y, z := n[1]*dz-n[2]*dy, n[2]*dx-n[0]*dz, n[0]*dy-n[1]*dx
+	return x*x + y*y + z*z
 }
 
 // alignTol is the angle between the normal at P and Q − P above which a
@@ -1594,16 +1611,23 @@ func (sv *Solver) finish(pr *pair, c *candidate, certified bool, res *Result) {
 	c.lq = snapTiny(c.lq, 1e-30*pr.maxB)
 	// A point snapped onto a coordinate plane takes the normal there: with
 	// an exponent near 2 the normal still turns by 1e-8 within 1e-30 of it.
-	// Not at a pointy tip, where it turns by far more (0.45° on a pair
-	// answered by the last resort's climb, whose normal was right).
+	// Not at a pointy tip or ridge, where it turns by far more (0.45° on a
+	// pair answered by the last resort's climb, whose normal was right;
+	// 1e-3 rad on ridges polished in their chart, whose feet lie 1e-28 of
+	// the size off the plane): the point then stays where its normal is
+	// the answer's.
 	if c.lp != lp && !c.dual {
 		if n, ok := pr.a.Normal(c.lp); ok && pr.ta.Dir(n).Sub(c.nP).Len() < snapTurn {
 			c.nP = pr.ta.Dir(n)
+		} else {
+			c.lp = lp
 		}
 	}
 	if c.lq != lq && !c.dual {
 		if n, ok := pr.b.Normal(c.lq); ok && pr.tb.Dir(n).Sub(c.nQ).Len() < snapTurn {
 			c.nQ = pr.tb.Dir(n)
+		} else {
+			c.lq = lq
 		}
 	}
 	c.P, c.Q = toWorld(&pr.ta, v3of(c.lp)).vec(), toWorld(&pr.tb, v3of(c.lq)).vec()
