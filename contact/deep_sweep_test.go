@@ -74,7 +74,7 @@ func TestDeepOverlapSweep(t *testing.T) {
 		n       int
 		tapered bool
 	}{{0.3, 150, false}, {0.6, 150, false}, {1.0, 150, false}, {0.3, 100, true}, {0.6, 100, true}} {
-		r := rand.New(sweepPCG(uint64(1000*c.frac), 7))
+		r := rand.New(sweepPCG(t, uint64(1000*c.frac), 7))
 		wrong, overl, missed, cert, worst := 0, 0, 0, 0, 0.0
 		for k := 0; k < c.n; k++ {
 			a, b := nextDeepPair(r, c.frac, c.tapered)
@@ -106,7 +106,7 @@ func TestDeepOverlapSweep(t *testing.T) {
 	// convex): no answer may be deeper than the reference's best
 	// translation of the hulls, which separates the bodies too.
 	for _, frac := range []float64{0.1, 0.3, 0.6} {
-		r := rand.New(sweepPCG(uint64(1000*frac), 8))
+		r := rand.New(sweepPCG(t, uint64(1000*frac), 8))
 		deeper, failed, nc, worst := 0, 0, 0, 0.0
 		for k := 0; k < 100; k++ {
 			a, b := nextTaperedDeepPair(r, frac)

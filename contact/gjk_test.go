@@ -116,7 +116,7 @@ func TestWideSweep(t *testing.T) {
 	if os.Getenv("SOVVIZ_WIDE_SWEEP") != "1" {
 		t.Skip("set SOVVIZ_WIDE_SWEEP=1 to run the 3000-pair wide sweep (about 30 s)")
 	}
-	r := rand.New(sweepPCG(5, 6))
+	r := rand.New(sweepPCG(t, 5, 6))
 	opt := DefaultOptions()
 	failed, checked := 0, 0
 	for k := 0; k < 3000; k++ {

@@ -570,7 +570,7 @@ func checkSeparatedAnswer(t *testing.T, a, b *geom.Body, res *Result, ref float6
 // SOVVIZ_WIDE_SEPARATED_SWEEP=1, 3.5 minutes, which passes; its pair 376
 // is TestSaddleEscape's), and how many the solver certified itself.
 func TestWideTaperedSeparatedPairs(t *testing.T) {
-	r := rand.New(sweepPCG(41, 42))
+	r := rand.New(sweepPCG(t, 41, 42))
 	n := 24
 	if testing.Short() {
 		n = 6
@@ -831,7 +831,7 @@ func TestExtremeRangeAgainstReference(t *testing.T) {
 	if os.Getenv("SOVVIZ_EXTREME_REF") != "1" {
 		t.Skip("set SOVVIZ_EXTREME_REF=1 to check the extreme range against the reference (about two minutes)")
 	}
-	r := rand.New(sweepPCG(91, 92))
+	r := rand.New(sweepPCG(t, 91, 92))
 	sep, above, below := 0, 0, 0
 	for i := 0; i < 400; i++ {
 		a, b := extremePair(r)
@@ -1430,7 +1430,7 @@ func TestWidePlacedPairs(t *testing.T) {
 	if os.Getenv("SOVVIZ_WIDE_PLACED_SWEEP") == "1" {
 		n = 6000 // the first 60 are the default run's
 	}
-	r := rand.New(sweepPCG(7, 77))
+	r := rand.New(sweepPCG(t, 7, 77))
 	opt := DefaultOptions()
 	var sep, uncertified, refChecked, ovl, unconverged int
 	for i := 0; i < n; i++ {

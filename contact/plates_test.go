@@ -112,7 +112,7 @@ func TestMTDTurnedPlatesSweep(t *testing.T) {
 		seed uint64
 		n    int
 	}{{1, 100}, {2, 200}, {3, 200}} {
-		r := rand.New(sweepPCG(s.seed, 99))
+		r := rand.New(sweepPCG(t, s.seed, 99))
 		for k := 0; k < s.n; k++ {
 			a, b := nextTurnedPlate(r)
 			opt := DefaultOptions()

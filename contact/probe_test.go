@@ -383,7 +383,7 @@ func TestProbeAnimation(t *testing.T) {
 		seqs, steps = 200, 150
 		methods = allMethods
 	}
-	r := rand.New(sweepPCG(2026, 124))
+	r := rand.New(sweepPCG(t, 2026, 124))
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 	shape := func() geom.Superovoid {
 		for {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"testing"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -268,12 +269,18 @@ func refSignedDistanceN(a, b *geom.Body, nd, nstarts int) (sd float64, nBest geo
 	return sd, nBest
 }
 
-// sweepPCG is rand.NewPCG(s1, s2), or, when SOVVIZ_SWEEP_SEED holds a
-// number, the same with that number mixed into s2: the long sweeps (the
-// SOVVIZ_*_SWEEP tests) then draw other pairs than those their docs
-// quote, for a fresh look at the solver.
-func sweepPCG(s1, s2 uint64) *rand.PCG {
-	if v, err := strconv.ParseUint(os.Getenv("SOVVIZ_SWEEP_SEED"), 10, 64); err == nil {
+// sweepPCG is rand.NewPCG(s1, s2), or, when SOVVIZ_SWEEP_SEED is set, the
+// same with that number mixed into s2: the tests that draw random pairs
+// (the long SOVVIZ_*_SWEEP runs and their default runs) then draw other
+// pairs than those their docs quote, for a fresh look at the solver. A
+// value that is not a number stops the test rather than quietly drawing
+// the documented pairs.
+func sweepPCG(t testing.TB, s1, s2 uint64) *rand.PCG {
+	if s, ok := os.LookupEnv("SOVVIZ_SWEEP_SEED"); ok {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("SOVVIZ_SWEEP_SEED=%q: want a non-negative integer: %v", s, err)
+		}
 		s2 ^= v*0x9e3779b97f4a7c15 + 1
 	}
 	return rand.NewPCG(s1, s2)

@@ -120,7 +120,7 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 	if os.Getenv("SOVVIZ_REFUTE_SWEEP") == "1" {
 		n = 12000
 	}
-	r := rand.New(sweepPCG(7, 2026))
+	r := rand.New(sweepPCG(t, 7, 2026))
 	body := func(c [3]float64) geom.Body { return reviewBody(r, c, 0.3) }
 	sv := NewSolver(DefaultOptions())
 	sep, ovl, failed := 0, 0, 0
@@ -352,7 +352,7 @@ func TestNearTouchHidesNoOverlap(t *testing.T) {
 	if os.Getenv("SOVVIZ_NEAR_SWEEP") == "1" {
 		n = 4000
 	}
-	r := rand.New(sweepPCG(5, 2026))
+	r := rand.New(sweepPCG(t, 5, 2026))
 	sv := NewSolver(DefaultOptions())
 	tested, sep := nearTouchSweep(t, sv, r, n, 3e-4, func(r *rand.Rand, c [3]float64) geom.Body { return drawBody(r, c, 0, false) }, nil)
 	t.Logf("%d nearly touching pairs, %d separated answers checked", tested, sep)

@@ -192,27 +192,48 @@ func ridgeQPairs() [][2]geom.Body {
 // from P − Q, in 12 of 50 steps; a converged warm pair is now polished as
 // a cold one is. Every answer's normals must lie along the line of its
 // points to within alignTol (classify's own scheme-to-scheme rounding
-// reaches 6e-9 here).
+// reaches 6e-9 here), the surfaces' normals at its local points must be
+// its normals, its distance a cold query's, and nearly every step must
+// stay warm (one of the 150 steps of a scheme goes cold, as before the
+// polish).
 func TestRidgeNormalAlignedAtQWarm(t *testing.T) {
 	for _, m := range []Method{Implicit, Parametric, NTB} {
+		cold := 0
 		for i, p := range ridgeQPairs() {
 			a, b := p[0], p[1]
 			opt := DefaultOptions()
 			opt.Method = m
-			sv := NewSolver(opt)
+			sv, fresh := NewSolver(opt), NewSolver(opt)
 			prev := sv.Query(&a, &b)
 			r := rand.New(rand.NewPCG(1, uint64(i)))
 			for k := 0; k < 50; k++ {
 				benchMotion(&a, &b, r)
 				res := sv.QueryWarm(&a, &b, &prev)
+				prev = res
 				u := res.Q.Sub(res.P).Normalize()
 				if res.Status != Converged || !(res.Distance > 0) {
 					t.Errorf("%v pair %d step %d: %v, %.12g", m, i, k, res.Status, res.Distance)
-				} else if e := max(res.NormalQ.Add(u).Len(), res.Normal.Sub(u).Len()); e > 2*alignTol {
+					continue
+				}
+				if e := max(res.NormalQ.Add(u).Len(), res.Normal.Sub(u).Len()); e > 2*alignTol {
 					t.Errorf("%v pair %d step %d: a normal is %.3g rad from the line of the points", m, i, k, e)
 				}
-				prev = res
+				ta, tb := a.Pose.Transform(), b.Pose.Transform()
+				na, okA := a.Shape.Normal(res.LocalP)
+				nb, okB := b.Shape.Normal(res.LocalQ)
+				if !okA || !okB || ta.Dir(na).Sub(res.Normal).Len() > 2*alignTol || tb.Dir(nb).Sub(res.NormalQ).Len() > 2*alignTol {
+					t.Errorf("%v pair %d step %d: the surfaces' normals at the local points are not the answer's", m, i, k)
+				}
+				if c := fresh.Query(&a, &b); math.Abs(c.Distance-res.Distance) > 1e-9 {
+					t.Errorf("%v pair %d step %d: warm %.12f, cold %.12f", m, i, k, res.Distance, c.Distance)
+				}
+				if !res.Warm {
+					cold++
+				}
 			}
+		}
+		if cold > 1 {
+			t.Errorf("%v: %d of %d warm steps went cold", m, cold, 50*len(ridgeQPairs()))
 		}
 	}
 }
@@ -435,7 +456,7 @@ func TestMovedAlongNormalSweep(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	for _, k := range kinds {
-		r := rand.New(sweepPCG(k.seed, 99))
+		r := rand.New(sweepPCG(t, k.seed, 99))
 		failed, unconverged, moves := 0, 0, 0
 		for i := 0; i < 400; i++ {
 			a, b := placedPair(r, k.aLo, k.aHi, k.bLo, k.bHi)

@@ -341,9 +341,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// A parametric scheme's pair on a ridge, converged with a
 			// normal off the line of the points, as a cold query polishes
 			// it (TestRidgeNormalAlignedAtQ's pairs warm: 0.0126 rad).
-			lp, lq := c.lp, c.lq
 			sv.polishCusp(m, &pr, &c, res)
-			polished = c.lp != lp || c.lq != lq
 		}
 		// A warm answer on a non-convex pair stands only when the hull
 		// certificate proves it global; otherwise the body may have moved a
@@ -617,9 +615,10 @@ func (sv *Solver) escapeUncertified(m Method, pr *pair, best *candidate, res *Re
 // certificate's tolerance. An invalid best (a start that stopped on a tip
 // with the normals 20° from opposite) is replaced by any valid pair the
 // polish converges to from its points. So is a converged pair whose normal
-// at P is not along Q − P (misaligned): a parametric scheme's pair on a
-// pointy ridge, its tangents' normal 7.2e-4 rad from the implicit normal
-// the answer reports (TestRidgeNormalAligned).
+// at P, or at Q, is not along the line of the points (misaligned): a
+// parametric scheme's pair on a pointy ridge, its tangents' normal 7.2e-4
+// rad from the implicit normal the answer reports (TestRidgeNormalAligned,
+// TestRidgeNormalAlignedAtQ).
 func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
 	if !best.placed() || best.converged && !misaligned(best) {
 		return
@@ -658,8 +657,8 @@ func crossSq(n *vec, dx, dy, dz float64) float64 {
 	return x*x + y*y + z*z
 }
 
-// alignTol is the angle between the normal at P and Q − P above which a
-// converged pair is polished again (misaligned).
+// alignTol is the angle between the normal at P and Q − P, or at Q and
+// P − Q, above which a converged pair is polished again (misaligned).
 const alignTol = 1e-8
 
 // refuteSeparated checks a separated answer of a pair with a non-convex

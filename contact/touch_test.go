@@ -39,7 +39,7 @@ func TestTouchingPointyPairs(t *testing.T) {
 	if os.Getenv("SOVVIZ_TOUCH_SWEEP") == "1" {
 		n = 2000
 	}
-	r := rand.New(sweepPCG(4243, 2))
+	r := rand.New(sweepPCG(t, 4243, 2))
 	opt := DefaultOptions()
 	for _, g := range []float64{0, 1e-10, -1e-10} {
 		failed, placed, maxIter, excess := 0, 0, 0, 0.0
