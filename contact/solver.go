@@ -718,9 +718,10 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 // bodies are apart, but when g is short of the answer's distance the
 // answer is not proven minimal, and the support points, which are points
 // of the bodies, are where the hulls come closest along that normal. A
-// converged separated pair clearly closer replaces best: two surface
-// points of bodies proven apart, so their distance bounds the minimum
-// from above and the closer pair is the better answer. (Pair 87 of
+// converged separated pair clearly closer replaces best (and, against an
+// unconverged best, no farther than best's points on the surfaces): two
+// surface points of bodies proven apart, so their distance bounds the
+// minimum from above and the closer pair is the better answer. (Pair 87 of
 // TestWidePlacedPairs under SOVVIZ_SWEEP_SEED=14: a box-like tapered
 // shape's dip held the implicit scheme's pair 0.567170 apart, uncertified,
 // where the parametric schemes converge to 0.566339, certified. The
@@ -732,9 +733,16 @@ func (sv *Solver) supportSeed(m Method, pr *pair, best *candidate, g float64, lp
 	if !(g < best.sd-tol) {
 		return
 	}
+	// (The bodies are proven apart: a run's classify marking an overlap
+	// proven is rounding, and must not outlive the run, as in lowSeed.)
+	proven := pr.overlapProven
 	c := sv.fromSeed(m, pr, lp, lq, res, nil)
-	if c.valid && c.converged && c.separated && clearlyBetter(&c, best, tol) {
+	pr.overlapProven = proven
+	// Against an unconverged best, no farther than best's points moved
+	// onto the surfaces (ridgeImproves), which bound the distance already.
+	if c.valid && c.converged && c.separated && ridgeImproves(pr, &c, best, tol) {
 		*best = c
+		res.Fallback = true // (a stage after the configured scheme's starts)
 	}
 }
 
