@@ -218,17 +218,17 @@ func TestNonConvexDeepOverlaps(t *testing.T) {
 }
 
 // denseGapAt is the gap of a and b's hulls along the world direction n,
-// −h_a(n) − h_b(−n), with each support the largest n·x over an
-// (N+1) × 2N grid of the surface's parameters (tips and ridges on it): at
+// −h_a(n) − h_b(−n), with each support the largest n·x over a grid of 2N
+// azimuths by N+1 zeniths (for even N the tips and ridges are on it): at
 // least the true gap, by the supports' sampling error.
 func denseGapAt(a, b *geom.Body, n geom.Vec3, N int) float64 {
 	h := func(bd *geom.Body, d geom.Vec3) float64 {
 		tf := bd.Pose.Transform()
 		best := math.Inf(-1)
-		for i := 0; i <= N; i++ {
-			p1 := -math.Pi/2 + math.Pi*float64(i)/float64(N)
-			for j := 0; j < 2*N; j++ {
-				p2 := -math.Pi + math.Pi*float64(j)/float64(N)
+		for j := 0; j < 2*N; j++ {
+			p1 := -math.Pi + math.Pi*float64(j)/float64(N) // azimuth
+			for i := 0; i <= N; i++ {
+				p2 := -math.Pi/2 + math.Pi*float64(i)/float64(N) // zenith
 				best = max(best, d.Dot(tf.Point(bd.Shape.Point(p1, p2))))
 			}
 		}

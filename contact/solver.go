@@ -726,8 +726,8 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 // shape's dip held the implicit scheme's pair 0.567170 apart, uncertified,
 // where the parametric schemes converge to 0.566339, certified. The
 // support points themselves were no closer than the answer: a start in
-// the closest pair's basin, not a closer pair.) On paper 000's battery it runs for
-// 239 of the 10,000 cold answers and changes none of them.
+// the closest pair's basin, not a closer pair.) On paper 000's battery
+// it runs for 239 of the 10,000 cold answers and changes none of them.
 func (sv *Solver) supportSeed(m Method, pr *pair, best *candidate, g float64, lp, lq vec, res *Result) {
 	tol := pairTol(pr)
 	if !(g < best.sd-tol) {
@@ -738,8 +738,6 @@ func (sv *Solver) supportSeed(m Method, pr *pair, best *candidate, g float64, lp
 	proven := pr.overlapProven
 	c := sv.fromSeed(m, pr, lp, lq, res, nil)
 	pr.overlapProven = proven
-	// Against an unconverged best, no farther than best's points moved
-	// onto the surfaces (ridgeImproves), which bound the distance already.
 	if c.valid && c.converged && c.separated && ridgeImproves(pr, &c, best, tol) {
 		*best = c
 		res.Fallback = true // (a stage after the configured scheme's starts)
