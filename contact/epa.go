@@ -68,10 +68,10 @@ func (e *epa) support(pr *pair, n vec) int {
 // along −n that make it: w = R_a·lp − R_b·lq + (T_a − T_b) (far from the
 // origin, the difference of the two world points would lose the bodies'
 // own digits). The supports are exact (exactSupportOf, with the shapes'
-// convexity when the pair carries its analyses).
+// analyses when the pair carries them).
 func diffSupport(pr *pair, n vec) (w, lp, lq vec) {
-	lp = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia != nil && pr.ia.convex)
-	lq = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib != nil && pr.ib.convex)
+	lp = exactSupportOf(pr.a, pr.ta.InvDir(n), pr.ia)
+	lq = exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), pr.ib)
 	return pr.ta.Dir(lp).Sub(pr.tb.Dir(lq)).Add(pr.ta.T.Sub(pr.tb.T)), lp, lq
 }
 

@@ -10,21 +10,38 @@ import (
 // form for superellipsoids, geom's global point with a given normal for
 // tapered shapes.
 func exactSupport(s *geom.Superovoid, n vec) vec {
-	return exactSupportOf(s, n, false)
+	return exactSupportOf(s, n, nil)
 }
 
-// exactSupportOf is exactSupport with the shape's convexity known (the
-// solver's analysis): the support point of a convex superovoid is found
-// by one root search instead of a scan.
-func exactSupportOf(s *geom.Superovoid, n vec, convex bool) vec {
+// exactSupportOf is exactSupport with the solver's analysis of the shape
+// (nil: none): the support point of a convex superovoid is found by one
+// root search instead of a scan, and a non-convex one's scan reads the
+// shape's support table (geom.SupportTable.PointWithNormal: the same
+// point, about three times faster).
+func exactSupportOf(s *geom.Superovoid, n vec, in *shapeInfo) vec {
 	if s.IsSuperellipsoid() && n[0] != 0 && n[1] != 0 && n[2] != 0 {
 		return approxSupport(s, n) // exact without taper
 	}
-	if convex {
+	if in != nil && in.convex {
 		return s.SupportOfConvex(n)
+	}
+	if in != nil && in.sup != nil {
+		x, _, _, _ := in.sup.PointWithNormal(n)
+		return x
 	}
 	x, _, _, _ := s.PointWithNormal(n)
 	return x
+}
+
+// nonConvexInfo is the analysis in, for exactSupportOf, when it holds a
+// non-convex shape's support table, else nil: gapEnd's supports take the
+// table's faster scan but keep the full scan of a convex tapered shape
+// (its single root search would move them by rounding).
+func nonConvexInfo(in *shapeInfo) *shapeInfo {
+	if in != nil && !in.convex && in.sup != nil {
+		return in
+	}
+	return nil
 }
 
 // supportRefine maximises gap(n) = −h_a(n) − h_b(−n) over unit n directly,
@@ -124,8 +141,8 @@ func (sv *Solver) exactAscent(pr *pair, n vec, res *Result) ascentEnd {
 // evaluation), P and Q relative to a's position.
 func gapEnd(pr *pair, n vec) ascentEnd {
 	dT := pr.tb.T.Sub(pr.ta.T)
-	lp := exactSupport(pr.a, pr.ta.InvDir(n))
-	lq := exactSupport(pr.b, pr.tb.InvDir(n.Mul(-1)))
+	lp := exactSupportOf(pr.a, pr.ta.InvDir(n), nonConvexInfo(pr.ia))
+	lq := exactSupportOf(pr.b, pr.tb.InvDir(n.Mul(-1)), nonConvexInfo(pr.ib))
 	P, Q := pr.ta.Dir(lp), pr.tb.Dir(lq).Add(dT)
 	return ascentEnd{n: n, P: P, Q: Q, lp: lp, lq: lq, g: n.Dot(Q.Sub(P))}
 }

@@ -182,7 +182,7 @@ func (s *Superovoid) knownConvex() bool {
 // maximiser of n·x over the body (its normal is n too). ok is false only
 // for a zero or non-finite n.
 func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
-	return s.pointWithNormal(n, s.knownConvex())
+	return s.pointWithNormal(n, s.knownConvex(), nil)
 }
 
 // SupportOfConvex is PointWithNormal's point for a shape the caller knows
@@ -192,11 +192,13 @@ func (s *Superovoid) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 // ty; about ten times faster there). On a shape that is not convex it can
 // return a local maximum, not the support point.
 func (s *Superovoid) SupportOfConvex(n Vec3) Vec3 {
-	x, _, _, _ := s.pointWithNormal(n, true)
+	x, _, _, _ := s.pointWithNormal(n, true, nil)
 	return x
 }
 
-func (s *Superovoid) pointWithNormal(n Vec3, convex bool) (x Vec3, p1, p2 float64, ok bool) {
+// pointWithNormal is PointWithNormal; on a shape not known convex the scan
+// reads the support table tab when it is not nil (SupportTable.PointWithNormal).
+func (s *Superovoid) pointWithNormal(n Vec3, convex bool, tab *SupportTable) (x Vec3, p1, p2 float64, ok bool) {
 	if !finite3(n) || (n[0] == 0 && n[1] == 0 && n[2] == 0) {
 		return Vec3{}, 0, 0, false
 	}
@@ -243,9 +245,12 @@ func (s *Superovoid) pointWithNormal(n Vec3, convex bool) (x Vec3, p1, p2 float6
 		n0 := FastExp(ln0)
 		bound := 2*math.Abs(p.c)/n0 + 2
 		var tau float64
-		if convex {
+		switch {
+		case convex:
 			tau = p.solve(-bound, bound, p.c/n0)
-		} else {
+		case tab != nil:
+			tau = tab.globalTau(&p, bound)
+		default:
 			tau = s.globalTau(&p, bound)
 		}
 		// The tip towards n is a surface point too: it wins where the

@@ -50,12 +50,19 @@ type SupportTable struct {
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
 	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
 	groups                      [supportGroups]supportGroup
-	tipW                        float64 // 0.9^e2: |sin p2| > 0.9 above it (tauOfPoint)
-	// For tests: noGroups turns the group skip off; onSkip, when set, is
-	// told each interval (prevTau, tau) whose root check a skip of groups
-	// g0..g1 suppressed, with the scan's bound on τ.
+	// poleCxk, poleCyk are cx^k and cy^k at the poles w = −1 and 1
+	// (cellBound).
+	poleCxk, poleCyk [2]float64
+	tipW             float64 // 0.9^e2: |sin p2| > 0.9 above it (tauOfPoint)
+	// For tests: noGroups turns the group skip (and PointWithNormal's
+	// pruning) off; onSkip, when set, is told each interval (prevTau, tau)
+	// whose root check a skip of groups g0..g1 suppressed, with the scan's
+	// bound on τ.
 	noGroups bool
 	onSkip   func(prevTau, tau, bound float64, g0, g1 int)
+	// onSearch, when set, is told how many intervals PointWithNormal's
+	// search found bracketing a local maximum, and how many it solved.
+	onSearch func(brackets, solved int)
 }
 
 // SupportTable builds the support table of the shape.
@@ -74,29 +81,40 @@ func (s *Superovoid) SupportTable() SupportTable {
 		t.n++
 	}
 	for g := range t.groups {
-		lo, hi := g*groupNodes-1, min((g+1)*groupNodes, t.n) // neighbours
-		gr := &t.groups[g]
-		gr.wlo, gr.whi = -1, 1
-		gr.tauLo, gr.tauHi = math.Inf(-1), math.Inf(1)
-		if lo >= 0 {
-			gr.wlo, gr.tauLo = t.w[lo], t.tau[lo]
-		}
-		if hi < t.n {
-			gr.whi, gr.tauHi = t.w[hi], t.tau[hi]
-		}
-		switch {
-		case gr.wlo <= 0 && gr.whi >= 0:
-			gr.rmax = 1 // r(0)
-		case gr.wlo > 0:
-			gr.rmax = t.r[lo] // lo ≥ 0: the pole is never the nearer end
-		default:
-			gr.rmax = t.r[hi]
-		}
-		gr.cxmax = max(1+s.Taper[0]*gr.wlo, 1+s.Taper[0]*gr.whi)
-		gr.cymax = max(1+s.Taper[1]*gr.wlo, 1+s.Taper[1]*gr.whi)
-		gr.cxk, gr.cyk = FastExp(k*FastLog(gr.cxmax)), FastExp(k*FastLog(gr.cymax))
+		t.groups[g] = t.span(g*groupNodes-1, min((g+1)*groupNodes, t.n), k) // neighbours
+	}
+	for i, w := range [2]float64{-1, 1} {
+		t.poleCxk[i] = FastExp(k * FastLog(1+s.Taper[0]*w))
+		t.poleCyk[i] = FastExp(k * FastLog(1+s.Taper[1]*w))
 	}
 	return t
+}
+
+// span bounds the profile between heights lo and hi (supportGroup), −1
+// and n standing for the poles; k is the section norm's exponent.
+func (t *SupportTable) span(lo, hi int, k float64) supportGroup {
+	s := &t.s
+	var gr supportGroup
+	gr.wlo, gr.whi = -1, 1
+	gr.tauLo, gr.tauHi = math.Inf(-1), math.Inf(1)
+	if lo >= 0 {
+		gr.wlo, gr.tauLo = t.w[lo], t.tau[lo]
+	}
+	if hi < t.n {
+		gr.whi, gr.tauHi = t.w[hi], t.tau[hi]
+	}
+	switch {
+	case gr.wlo <= 0 && gr.whi >= 0:
+		gr.rmax = 1 // r(0)
+	case gr.wlo > 0:
+		gr.rmax = t.r[lo] // lo ≥ 0: the pole is never the nearer end
+	default:
+		gr.rmax = t.r[hi]
+	}
+	gr.cxmax = max(1+s.Taper[0]*gr.wlo, 1+s.Taper[0]*gr.whi)
+	gr.cymax = max(1+s.Taper[1]*gr.wlo, 1+s.Taper[1]*gr.whi)
+	gr.cxk, gr.cyk = FastExp(k*FastLog(gr.cxmax)), FastExp(k*FastLog(gr.cymax))
+	return gr
 }
 
 // below reports whether group g's bound on F (supportGroup) is below the
@@ -109,7 +127,45 @@ func (t *SupportTable) below(g int, d *checkDir) bool {
 
 // groupBound is group g's bound on F in direction d (below).
 func (t *SupportTable) groupBound(g int, d *checkDir) float64 {
-	gr := &t.groups[g]
+	return spanBound(&t.groups[g], d)
+}
+
+// cellBound is supportGroup's bound on F in direction d over the heights
+// between scan heights j − 1 and j (the poles for −1 and n), from the
+// heights' own entries: PointWithNormal's pruning needs it for a few
+// cells per direction, and a table of them would double the table's size.
+func (t *SupportTable) cellBound(j int, d *checkDir) float64 {
+	var lo, hi supportGroup // (wlo, cxmax, cymax, cxk, cyk of each end; rmax its r)
+	if j > 0 {
+		lo = supportGroup{wlo: t.w[j-1], rmax: t.r[j-1], cxmax: t.cx[j-1], cymax: t.cy[j-1], cxk: t.cxk[j-1], cyk: t.cyk[j-1]}
+	} else {
+		s := &t.s
+		lo = supportGroup{wlo: -1, cxmax: 1 - s.Taper[0], cymax: 1 - s.Taper[1], cxk: t.poleCxk[0], cyk: t.poleCyk[0]}
+	}
+	if j < t.n {
+		hi = supportGroup{wlo: t.w[j], rmax: t.r[j], cxmax: t.cx[j], cymax: t.cy[j], cxk: t.cxk[j], cyk: t.cyk[j]}
+	} else {
+		s := &t.s
+		hi = supportGroup{wlo: 1, cxmax: 1 + s.Taper[0], cymax: 1 + s.Taper[1], cxk: t.poleCxk[1], cyk: t.poleCyk[1]}
+	}
+	gr := supportGroup{wlo: lo.wlo, whi: hi.wlo, rmax: max(lo.rmax, hi.rmax)}
+	if lo.wlo <= 0 && hi.wlo >= 0 {
+		gr.rmax = 1 // r(0)
+	}
+	gr.cxmax, gr.cxk = hi.cxmax, hi.cxk
+	if lo.cxmax >= hi.cxmax {
+		gr.cxmax, gr.cxk = lo.cxmax, lo.cxk
+	}
+	gr.cymax, gr.cyk = hi.cymax, hi.cyk
+	if lo.cymax >= hi.cymax {
+		gr.cymax, gr.cyk = lo.cymax, lo.cyk
+	}
+	return spanBound(&gr, d)
+}
+
+// spanBound is the bound of supportGroup on F over the heights of gr in
+// direction d.
+func spanBound(gr *supportGroup, d *checkDir) float64 {
 	X, Y := d.ak0*gr.cxk, d.bk0*gr.cyk // (a1·|mx|·cxmax)^k, (a2·|my|·cymax)^k over em^k
 	big, q := d.terms(X, Y, gr.cxmax, gr.cymax)
 	sec := gr.rmax * big * (1 + q*d.invk)
@@ -299,6 +355,11 @@ func (t *SupportTable) tauOfPoint(x Vec3) float64 {
 // underflows them.
 func (t *SupportTable) scanDir(n Vec3, limit float64, p *supportProblem) checkDir {
 	p.init(&t.s, n)
+	return dirOf(p, limit)
+}
+
+// dirOf is scanDir for a problem already set up.
+func dirOf(p *supportProblem, limit float64) checkDir {
 	ak0, bk0 := 1.0, 1.0
 	if p.al < 1 {
 		ak0 = FastExp(p.k * p.lal)
@@ -448,4 +509,95 @@ func (t *SupportTable) tangentCurvature(e *Implicit) float64 {
 		lmin = 0.5*(huu+hvv) - math.Hypot(0.5*(huu-hvv), huv)
 	}
 	return lmin + 1e-12*(math.Abs(huu)+math.Abs(hvv)+2*math.Abs(huv))
+}
+
+// PointWithNormal is the shape's PointWithNormal (the same point, to
+// rounding), found faster on a shape not known to be convex: the scan of
+// the section-stack profile reads its heights' radii and taper powers from
+// the table (one power per height instead of five), and of the intervals
+// where ψ brackets a local maximum of F it solves the most promising
+// first, then only those whose bound on F (supportGroup, over the
+// interval's two heights) reaches the highest F found: the others cannot
+// hold the support point. (BenchmarkPointWithNormal: general against
+// table.)
+func (t *SupportTable) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
+	return t.s.pointWithNormal(n, t.s.knownConvex(), t)
+}
+
+// globalTau is Superovoid.globalTau with the table's heights and the
+// intervals' pruning (PointWithNormal). Ties go to the lower τ, as the
+// shape's scan's go to the first found.
+func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
+	d := dirOf(p, 0)
+	// The brackets of local maxima, as the interval ending at height i
+	// (the one from the previous height, or from −bound, to i; i = n for
+	// the last one, to bound) with the ends' τ and the interval's bound.
+	type bracket struct{ lo, hi, x0, ub float64 }
+	var br [supportNodes/2 + 2]bracket
+	nb := 0
+	lb := math.Inf(-1) // the highest F at the heights scanned: h(n) ≥ lb
+	prevTau, prevPsi := -bound, -1.0
+	for i := 0; i <= t.n; i++ {
+		tau, psi := bound, 1.0
+		if i < t.n {
+			tau = t.tau[i]
+			if !(tau > -bound && tau < bound) {
+				// ψ's sign is known there: no root beyond the bound. (The
+				// heights within it are a run, τ rising with i: the
+				// interval ending at the first height beyond lies within
+				// the cell below it.)
+				if tau < 0 {
+					continue
+				}
+				tau = bound
+			} else {
+				// ψ = τ − r·ρ − c/N with ρ = (ak·tx/cx + bk·ty/cy)/sum
+				// and N = sum^(1/k), in units of em (node).
+				ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
+				sum := ak + bk
+				nn := FastExp(FastLog(sum) * d.invk)
+				psi = tau - t.r[i]*(ak*t.tcx[i]+bk*t.tcy[i])/sum - p.c/nn
+				lb = max(lb, t.r[i]*nn+p.c*t.w[i])
+			}
+		}
+		if prevPsi < 0 && psi >= 0 {
+			x0 := 0.5 * (prevTau + tau)
+			if psi == 0 {
+				x0 = tau
+			}
+			br[nb] = bracket{lo: prevTau, hi: tau, x0: x0, ub: t.cellBound(i, &d)}
+			nb++
+		}
+		if tau == bound {
+			break
+		}
+		prevTau, prevPsi = tau, psi
+	}
+	// The highest bound first (insertion sort: a few brackets at most).
+	for i := 1; i < nb; i++ {
+		for j := i; j > 0 && br[j].ub > br[j-1].ub; j-- {
+			br[j], br[j-1] = br[j-1], br[j]
+		}
+	}
+	bestTau, bestF := 0.0, math.Inf(-1)
+	solved := 0
+	for _, b := range br[:nb] {
+		if !t.noGroups && b.ub < max(lb, bestF) {
+			break // this and every later bracket: lower than a point of the body
+		}
+		r := p.solve(b.lo, b.hi, b.x0)
+		if _, f := p.evalTau(r); f > bestF || f == bestF && r < bestTau {
+			bestTau, bestF = r, f
+		}
+		solved++
+	}
+	if t.onSearch != nil {
+		t.onSearch(nb, solved)
+	}
+	if math.IsInf(bestF, -1) {
+		// Nothing solved: the maximum at a tip. The shape's scan finds the
+		// point the tip test after it compares, as it does without a table.
+		return t.s.globalTau(p, bound)
+	}
+	return bestTau
 }

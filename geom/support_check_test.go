@@ -198,14 +198,15 @@ func TestChordTangentBounds(t *testing.T) {
 	}
 }
 
-// The support check's group bounds hold over their whole height ranges,
-// not only at the nodes: no point of a densely sampled surface at a height
-// in a group's range reaches beyond the group's bound on F, for shapes
+// The support check's group bounds, and the bounds over single cells
+// between neighbouring heights, hold over their whole height ranges, not
+// only at the nodes: no point of a densely sampled surface at a height in
+// a group's or cell's range reaches beyond its bound on F, for shapes
 // across the parameter range and directions of every kind.
 func TestSupportGroupBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	const na, nz = 240, 160
-	skippable := 0
+	skippable, cells, tightCells := 0, 0, 0
 	for i := 0; i < 120; i++ {
 		s := randomShape(r)
 		if i%4 == 1 {
@@ -248,11 +249,40 @@ func TestSupportGroupBound(t *testing.T) {
 					skippable++
 				}
 			}
+			// The cells between neighbouring heights (PointWithNormal's
+			// pruning), the poles at the ends.
+			for c := 0; c <= tab.n; c++ {
+				wlo, whi := -1.0, 1.0
+				if c > 0 {
+					wlo = tab.w[c-1]
+				}
+				if c < tab.n {
+					whi = tab.w[c]
+				}
+				cb := tab.cellBound(c, &d) * p.em
+				top := math.Inf(-1)
+				for _, x := range pts {
+					if w := x[2] / s.A[2]; w >= wlo && w <= whi {
+						top = max(top, n.Dot(x))
+					}
+				}
+				if top > cb {
+					t.Fatalf("%+v n=%v cell %d (w in [%g, %g]): the surface reaches %.15g beyond the bound %.15g", s, n, c, wlo, whi, top, cb)
+				}
+				if gb := tab.groupBound(min(c, tab.n-1)/groupNodes, &d) * p.em; cb > gb+1e-15*math.Abs(gb) {
+					t.Fatalf("%+v n=%v cell %d: bound %.15g above its group's %.15g", s, n, c, cb, gb)
+				}
+				cells++
+				if cb-top < 0.01*s.BoundingRadiusFast() {
+					tightCells++
+				}
+			}
 		}
 	}
 	if skippable == 0 {
 		t.Fatal("no bound was ever tight enough to skip a group")
 	}
+	t.Logf("%d cells, %d bounds within 1%% of the bounding radius of the sample's top", cells, tightCells)
 }
 
 // The group skip changes no verdict of the support check, and every

@@ -116,7 +116,7 @@ func BenchmarkPointWithNormal(b *testing.B) {
 		shapes[i] = randomShape(r)
 		ns[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 	}
-	for _, kind := range []string{"superellipsoid", "taper-equal", "general"} {
+	for _, kind := range []string{"superellipsoid", "taper-equal", "general", "general-table"} {
 		b.Run(kind, func(b *testing.B) {
 			ss := append([]Superovoid(nil), shapes...)
 			for i := range ss {
@@ -128,7 +128,20 @@ func BenchmarkPointWithNormal(b *testing.B) {
 					ss[i].Eps[1] = math.Min(ss[i].Eps[1], 1.3)
 				}
 			}
+			var tabs []SupportTable
+			if kind == "general-table" {
+				for i := range ss {
+					tabs = append(tabs, ss[i].SupportTable())
+				}
+			}
 			b.ReportAllocs()
+			b.ResetTimer()
+			if tabs != nil {
+				for i := 0; i < b.N; i++ {
+					tabs[i&63].PointWithNormal(ns[i&63])
+				}
+				return
+			}
 			for i := 0; i < b.N; i++ {
 				ss[i&63].PointWithNormal(ns[i&63])
 			}
