@@ -514,7 +514,7 @@ func (t *SupportTable) tangentCurvature(e *Implicit) float64 {
 // PointWithNormal is the shape's PointWithNormal (the same point, to
 // rounding), found faster on a shape not known to be convex: the scan of
 // the section-stack profile reads its heights' radii and taper powers from
-// the table (one power per height instead of five), and of the intervals
+// the table (one power per height instead of seven), and of the intervals
 // where ψ brackets a local maximum of F it solves the most promising
 // first, then only those whose bound on F (supportGroup, over the
 // interval's two heights) reaches the highest F found: the others cannot
