@@ -61,8 +61,11 @@ type SupportTable struct {
 	noGroups bool
 	onSkip   func(prevTau, tau, bound float64, g0, g1 int)
 	// onSearch, when set, is told how many intervals PointWithNormal's
-	// search found bracketing a local maximum, and how many it solved.
-	onSearch func(brackets, solved int)
+	// search found bracketing a local maximum, how many it solved, and
+	// whether it fell back to the shape's scan; onSolve each solved
+	// bracket's local maximum of F and the bracket's bound on it.
+	onSearch func(brackets, solved int, fellBack bool)
+	onSolve  func(f, ub float64)
 }
 
 // SupportTable builds the support table of the shape.
@@ -150,7 +153,7 @@ func (t *SupportTable) cellBound(j int, d *checkDir) float64 {
 	}
 	gr := supportGroup{wlo: lo.wlo, whi: hi.wlo, rmax: max(lo.rmax, hi.rmax)}
 	if lo.wlo <= 0 && hi.wlo >= 0 {
-		gr.rmax = 1 // r(0)
+		gr.rmax = 1 // r(0) (no cell straddles 0 while 0 is a height)
 	}
 	gr.cxmax, gr.cxk = hi.cxmax, hi.cxk
 	if lo.cxmax >= hi.cxmax {
@@ -519,7 +522,7 @@ func (t *SupportTable) tangentCurvature(e *Implicit) float64 {
 // first, then only those whose bound on F (supportGroup, over the
 // interval's two heights) reaches the highest F found: the others cannot
 // hold the support point. (BenchmarkPointWithNormal: general against
-// table.)
+// general-table.)
 func (t *SupportTable) PointWithNormal(n Vec3) (x Vec3, p1, p2 float64, ok bool) {
 	return t.s.pointWithNormal(n, t.s.knownConvex(), t)
 }
@@ -546,7 +549,7 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 				// heights within it are a run, τ rising with i: the
 				// interval ending at the first height beyond lies within
 				// the cell below it.)
-				if tau < 0 {
+				if !(tau >= bound) {
 					continue
 				}
 				tau = bound
@@ -586,17 +589,24 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 			break // this and every later bracket: lower than a point of the body
 		}
 		r := p.solve(b.lo, b.hi, b.x0)
-		if _, f := p.evalTau(r); f > bestF || f == bestF && r < bestTau {
+		_, f := p.evalTau(r)
+		if f > bestF || f == bestF && r < bestTau {
 			bestTau, bestF = r, f
 		}
 		solved++
+		if t.onSolve != nil {
+			t.onSolve(f, b.ub)
+		}
 	}
+	// A safety net, never taken while the bounds hold and the heights
+	// separate the local maxima (as the shape's scan assumes): every
+	// bracket pruned, or a height higher than every maximum solved. The
+	// shape's scan then answers, so that the point is still its point.
+	fellBack := !(bestF >= lb*(1-1e-12))
 	if t.onSearch != nil {
-		t.onSearch(nb, solved)
+		t.onSearch(nb, solved, fellBack)
 	}
-	if math.IsInf(bestF, -1) {
-		// Nothing solved: the maximum at a tip. The shape's scan finds the
-		// point the tip test after it compares, as it does without a table.
+	if fellBack {
 		return t.s.globalTau(p, bound)
 	}
 	return bestTau

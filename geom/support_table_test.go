@@ -14,15 +14,19 @@ import (
 // squareness's limits) and directions of every kind (random, near the
 // axes, in the coordinate planes). The table's search without its
 // pruning must agree too, so a pruned interval that held the support
-// point would show as a difference between the two; and the pruning must
-// skip brackets, or the table's search would be no faster where shapes
-// have several local maxima.
+// point would show as a difference between the two, and without the
+// pruning each local maximum solved must lie within its bracket's bound;
+// the search must never fall back to the shape's scan (a safety net that
+// would hide a wrong bound); and the pruning must skip brackets, or the
+// table's search would be no faster where shapes have several local
+// maxima.
 func TestTablePointWithNormal(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	const na, nz = 160, 80
 	pts := make([]Vec3, 0, na*(nz+1))
 	same, cases, dense := 0, 0, 0
 	multi, pruned := 0, 0 // searches with several brackets; brackets pruned
+	fallbacks, solves := 0, 0
 	worst, worstDense := 0.0, 0.0
 	for i := 0; i < 3000; i++ {
 		s := randomShape(r)
@@ -40,13 +44,28 @@ func TestTablePointWithNormal(t *testing.T) {
 			s.Taper[1] = s.Taper[0] // known convex up to e2 = 1.38: the shape's search then solves once
 		}
 		tab := s.SupportTable()
-		tab.onSearch = func(nb, solved int) {
+		tab.onSearch = func(nb, solved int, fellBack bool) {
 			multi += min(nb-1, 1)
 			pruned += nb - solved
+			if fellBack {
+				fallbacks++
+			}
 		}
+		// Unpruned, every bracket is solved: each local maximum must lie
+		// within its bracket's bound (a bound of the wrong cell would not).
 		full := tab
 		full.noGroups = true
-		full.onSearch = nil
+		full.onSearch = func(_, _ int, fellBack bool) {
+			if fellBack {
+				fallbacks++
+			}
+		}
+		full.onSolve = func(f, ub float64) {
+			solves++
+			if !(f <= ub+1e-12*math.Abs(ub)) {
+				t.Fatalf("%+v: a local maximum %.15g above its bracket's bound %.15g", s, f, ub)
+			}
+		}
 		withDense := i%25 == 0
 		if withDense {
 			pts = pts[:0]
@@ -67,6 +86,13 @@ func TestTablePointWithNormal(t *testing.T) {
 				n[r.IntN(2)] = 0 // a coordinate plane through the axis
 			case 4:
 				n[2] *= 1e-7
+			case 5, 6:
+				// A surface point's normal: on a non-convex shape, a point
+				// in a dent gives a profile with several local maxima.
+				x := s.Point(-math.Pi+2*math.Pi*r.Float64(), -1.5+3*r.Float64())
+				if m, ok := s.Normal(x); ok {
+					n = m
+				}
 			}
 			n = n.Normalize()
 			want, _, _, ok1 := s.PointWithNormal(n)
@@ -102,11 +128,14 @@ func TestTablePointWithNormal(t *testing.T) {
 	}
 	t.Logf("%d directions: %d the same point bit for bit, worst support difference %.2g of the size; %d dense checks, the sample at most %.2g beyond",
 		cases, same, worst, dense, worstDense)
-	t.Logf("%d searches with several local maxima, %d brackets pruned", multi, pruned)
+	t.Logf("%d searches with several local maxima, %d brackets pruned; %d brackets solved unpruned, each within its bound", multi, pruned, solves)
+	if fallbacks > 0 {
+		t.Errorf("%d searches fell back to the shape's scan: a bound or the scan failed", fallbacks)
+	}
 	if pruned < multi/2 {
 		t.Errorf("the pruning skipped only %d brackets in %d searches with several", pruned, multi)
 	}
-	if same < cases*9/10 {
+	if same < cases*99/100 {
 		t.Errorf("only %d of %d points equal to the shape's bit for bit", same, cases)
 	}
 }
