@@ -152,9 +152,9 @@ func TestSeparatedAnswerRefuted(t *testing.T) {
 // inside the other when the answer says separated, and some sample or a
 // witness point does when it says overlapping by more than 0.05.
 // SOVVIZ_REFUTE_SWEEP=1 runs 12,000 pairs instead of 800 (two minutes
-// beside another sweep): without refuteSeparated 3 of them (788, 1716 and 11387) were
-// answered 0.003–0.013 apart with samples 0.054–0.085 inside the other
-// body; now none is. (Drawn with SOVVIZ_SWEEP_SEED=15, two box-like pairs
+// beside another sweep): without refuteSeparated 3 of them (788, 1716
+// and 11387) were answered 0.003–0.013 apart with samples 0.054–0.085
+// inside the other body; now none is. (Drawn with SOVVIZ_SWEEP_SEED=15, two box-like pairs
 // answered overlapping, 4744 and 11995, had no sample of the 60 × 30 grid
 // inside the other body; 4744 had none even at 3000 × 1500, 11995 one
 // from 400 × 200 on; the rays find samples 0.24 and 0.86 deep.)
