@@ -198,30 +198,44 @@ func bfgsPolish(f func([4]float64) float64, x0 [4]float64) float64 {
 }
 
 // addRadial adds n surface samples along rays from the centre spread
-// evenly over the sphere (a Fibonacci lattice), each found by bisection of
-// the residual along its ray (the shapes are star-shaped about the centre),
-// with the parameters of the point.
+// evenly over the sphere (fibonacciDir), each found by bisection of the
+// residual along its ray (rayBracket), with the parameters of the point.
 func (r *refBody) addRadial(n int) {
-	golden := math.Pi * (3 - math.Sqrt(5))
 	R := 2 * r.s.BoundingRadius()
 	for k := 0; k < n; k++ {
-		z := 1 - 2*(float64(k)+0.5)/float64(n)
-		rho := math.Sqrt(1 - z*z)
-		u := geom.Vec3{rho * math.Cos(golden*float64(k)), rho * math.Sin(golden*float64(k)), z}
-		lo, hi := 0.0, R
-		for it := 0; it < 80; it++ {
-			mid := 0.5 * (lo + hi)
-			if f, ok := r.s.Residual(u.Mul(mid)); ok && f < 0 {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
+		u := fibonacciDir(k, n)
+		lo, hi := rayBracket(&r.s, u, R, 80)
 		x := u.Mul(0.5 * (lo + hi))
 		p1, p2 := r.s.Params(x)
 		r.grid = append(r.grid, r.s.Point(p1, p2))
 		r.prm = append(r.prm, [2]float64{p1, p2})
 	}
+}
+
+// fibonacciDir is direction k of n spread evenly over the unit sphere (a
+// Fibonacci lattice).
+func fibonacciDir(k, n int) geom.Vec3 {
+	golden := math.Pi * (3 - math.Sqrt(5))
+	z := 1 - 2*(float64(k)+0.5)/float64(n)
+	rho := math.Sqrt(1 - z*z)
+	return geom.Vec3{rho * math.Cos(golden*float64(k)), rho * math.Sin(golden*float64(k)), z}
+}
+
+// rayBracket bisects the residual of s along the ray from its centre in
+// direction u, from [0, R] (R beyond the surface), for steps halvings: the
+// surface point lies between u·lo (inside) and u·hi. Superovoids are
+// star-shaped about the centre, so the ray crosses the surface once.
+func rayBracket(s *geom.Superovoid, u geom.Vec3, R float64, steps int) (lo, hi float64) {
+	lo, hi = 0, R
+	for it := 0; it < steps; it++ {
+		mid := 0.5 * (lo + hi)
+		if f, ok := s.Residual(u.Mul(mid)); ok && f < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, hi
 }
 
 // refPointSurfaceDistance is the independent distance of a point outside

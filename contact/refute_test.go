@@ -36,15 +36,13 @@ func deepestSample(a, b *geom.Body, n1, n2 int) float64 {
 }
 
 // deepestRaySample is deepestSample with the surface points found along
-// n rays from each body's centre, spread evenly over the sphere (a
-// Fibonacci lattice; each point by bisection of the residual along its
-// ray, the shapes being star-shaped about the centre): they cover the
-// faces of box-like shapes, which the parametric grid leaves bare (with
-// e near 0.05 the middle half of a face is the parameters within 1e-6 of
-// its centre's, where sin or cos vanishes).
+// n rays from each body's centre, spread evenly over the sphere
+// (fibonacciDir; each point by bisection along its ray, rayBracket): they
+// cover the faces of box-like shapes, which the parametric grid leaves
+// bare (with e near 0.05 the middle half of a face is the parameters
+// within 1e-6 of its centre's, where sin or cos vanishes).
 func deepestRaySample(a, b *geom.Body, n int) float64 {
 	deep := math.Inf(1)
-	golden := math.Pi * (3 - math.Sqrt(5))
 	for side := 0; side < 2; side++ {
 		s, o := a, b
 		if side == 1 {
@@ -53,18 +51,8 @@ func deepestRaySample(a, b *geom.Body, n int) float64 {
 		ts, to := s.Pose.Transform(), o.Pose.Transform()
 		R := 2 * s.Shape.BoundingRadiusFast()
 		for k := 0; k < n; k++ {
-			z := 1 - 2*(float64(k)+0.5)/float64(n)
-			rho := math.Sqrt(1 - z*z)
-			u := geom.Vec3{rho * math.Cos(golden*float64(k)), rho * math.Sin(golden*float64(k)), z}
-			lo, hi := 0.0, R
-			for it := 0; it < 60; it++ {
-				mid := 0.5 * (lo + hi)
-				if f, ok := s.Shape.Residual(u.Mul(mid)); ok && f < 0 {
-					lo = mid
-				} else {
-					hi = mid
-				}
-			}
+			u := fibonacciDir(k, n)
+			lo, _ := rayBracket(&s.Shape, u, R, 60)
 			if f, ok := o.Shape.Residual(to.InvPoint(ts.Point(u.Mul(lo)))); ok {
 				deep = min(deep, f)
 			}

@@ -83,41 +83,48 @@ func (s *Superovoid) SupportTable() SupportTable {
 		t.tcx[i], t.tcy[i] = s.Taper[0]/t.cx[i], s.Taper[1]/t.cy[i]
 		t.n++
 	}
-	for g := range t.groups {
-		t.groups[g] = t.span(g*groupNodes-1, min((g+1)*groupNodes, t.n), k) // neighbours
-	}
 	for i, w := range [2]float64{-1, 1} {
 		t.poleCxk[i] = FastExp(k * FastLog(1+s.Taper[0]*w))
 		t.poleCyk[i] = FastExp(k * FastLog(1+s.Taper[1]*w))
+	}
+	for g := range t.groups {
+		t.groups[g] = t.span(g*groupNodes-1, min((g+1)*groupNodes, t.n)) // neighbours
 	}
 	return t
 }
 
 // span bounds the profile between heights lo and hi (supportGroup), −1
-// and n standing for the poles; k is the section norm's exponent.
-func (t *SupportTable) span(lo, hi int, k float64) supportGroup {
-	s := &t.s
-	var gr supportGroup
-	gr.wlo, gr.whi = -1, 1
-	gr.tauLo, gr.tauHi = math.Inf(-1), math.Inf(1)
-	if lo >= 0 {
-		gr.wlo, gr.tauLo = t.w[lo], t.tau[lo]
-	}
-	if hi < t.n {
-		gr.whi, gr.tauHi = t.w[hi], t.tau[hi]
-	}
-	switch {
-	case gr.wlo <= 0 && gr.whi >= 0:
+// and n standing for the poles, from the ends' own entries: r is largest
+// at the end nearer w = 0 (1 where the span holds it), and cx, cy grow
+// towards one end, whose powers the table holds.
+func (t *SupportTable) span(lo, hi int) supportGroup {
+	l, h := t.end(lo), t.end(hi)
+	gr := supportGroup{wlo: l.wlo, whi: h.wlo, tauLo: l.tauLo, tauHi: h.tauLo, rmax: max(l.rmax, h.rmax)}
+	if gr.wlo <= 0 && gr.whi >= 0 {
 		gr.rmax = 1 // r(0)
-	case gr.wlo > 0:
-		gr.rmax = t.r[lo] // lo ≥ 0: the pole is never the nearer end
-	default:
-		gr.rmax = t.r[hi]
 	}
-	gr.cxmax = max(1+s.Taper[0]*gr.wlo, 1+s.Taper[0]*gr.whi)
-	gr.cymax = max(1+s.Taper[1]*gr.wlo, 1+s.Taper[1]*gr.whi)
-	gr.cxk, gr.cyk = FastExp(k*FastLog(gr.cxmax)), FastExp(k*FastLog(gr.cymax))
+	gr.cxmax, gr.cxk = h.cxmax, h.cxk
+	if l.cxmax >= h.cxmax {
+		gr.cxmax, gr.cxk = l.cxmax, l.cxk
+	}
+	gr.cymax, gr.cyk = h.cymax, h.cyk
+	if l.cymax >= h.cymax {
+		gr.cymax, gr.cyk = l.cymax, l.cyk
+	}
 	return gr
+}
+
+// end is height i's entries as a one-point span (wlo, tauLo its height
+// and parameter, rmax its r), the poles for i < 0 and i ≥ n.
+func (t *SupportTable) end(i int) supportGroup {
+	s := &t.s
+	switch {
+	case i < 0:
+		return supportGroup{wlo: -1, tauLo: math.Inf(-1), cxmax: 1 - s.Taper[0], cymax: 1 - s.Taper[1], cxk: t.poleCxk[0], cyk: t.poleCyk[0]}
+	case i >= t.n:
+		return supportGroup{wlo: 1, tauLo: math.Inf(1), cxmax: 1 + s.Taper[0], cymax: 1 + s.Taper[1], cxk: t.poleCxk[1], cyk: t.poleCyk[1]}
+	}
+	return supportGroup{wlo: t.w[i], tauLo: t.tau[i], rmax: t.r[i], cxmax: t.cx[i], cymax: t.cy[i], cxk: t.cxk[i], cyk: t.cyk[i]}
 }
 
 // below reports whether group g's bound on F (supportGroup) is below the
@@ -134,35 +141,11 @@ func (t *SupportTable) groupBound(g int, d *checkDir) float64 {
 }
 
 // cellBound is supportGroup's bound on F in direction d over the heights
-// between scan heights j − 1 and j (the poles for −1 and n), from the
-// heights' own entries: PointWithNormal's pruning needs it for a few
-// cells per direction, and a table of them would double the table's size.
+// between scan heights j − 1 and j (the poles for −1 and n), formed when
+// asked: PointWithNormal's pruning needs it for a few cells per
+// direction, and a table of them would double the table's size.
 func (t *SupportTable) cellBound(j int, d *checkDir) float64 {
-	var lo, hi supportGroup // (wlo, cxmax, cymax, cxk, cyk of each end; rmax its r)
-	if j > 0 {
-		lo = supportGroup{wlo: t.w[j-1], rmax: t.r[j-1], cxmax: t.cx[j-1], cymax: t.cy[j-1], cxk: t.cxk[j-1], cyk: t.cyk[j-1]}
-	} else {
-		s := &t.s
-		lo = supportGroup{wlo: -1, cxmax: 1 - s.Taper[0], cymax: 1 - s.Taper[1], cxk: t.poleCxk[0], cyk: t.poleCyk[0]}
-	}
-	if j < t.n {
-		hi = supportGroup{wlo: t.w[j], rmax: t.r[j], cxmax: t.cx[j], cymax: t.cy[j], cxk: t.cxk[j], cyk: t.cyk[j]}
-	} else {
-		s := &t.s
-		hi = supportGroup{wlo: 1, cxmax: 1 + s.Taper[0], cymax: 1 + s.Taper[1], cxk: t.poleCxk[1], cyk: t.poleCyk[1]}
-	}
-	gr := supportGroup{wlo: lo.wlo, whi: hi.wlo, rmax: max(lo.rmax, hi.rmax)}
-	if lo.wlo <= 0 && hi.wlo >= 0 {
-		gr.rmax = 1 // r(0) (no cell straddles 0 while 0 is a height)
-	}
-	gr.cxmax, gr.cxk = hi.cxmax, hi.cxk
-	if lo.cxmax >= hi.cxmax {
-		gr.cxmax, gr.cxk = lo.cxmax, lo.cxk
-	}
-	gr.cymax, gr.cyk = hi.cymax, hi.cyk
-	if lo.cymax >= hi.cymax {
-		gr.cymax, gr.cyk = lo.cymax, lo.cyk
-	}
+	gr := t.span(j-1, j)
 	return spanBound(&gr, d)
 }
 
