@@ -132,9 +132,8 @@ type Options struct {
 	// CertifyOverlap makes the solver prove the overlapping answers of
 	// convex pairs minimal with the expanding polytope (docs/contact.md):
 	// tens to hundreds of microseconds a query. Deep overlaps (beyond 0.3
-	// of the smaller body's smallest semi-axis) are always checked so;
-	// without it, shallower ones of pointy shapes (an exponent from 1.3) are
-	// searched for a better basin (probeBasins), but not proven.
+	// of the smaller body's smallest semi-axis) and those of pointy shapes
+	// (an exponent from 1.3 on) are always checked so.
 	CertifyOverlap bool
 	// Trace, when non-nil, receives every Newton iterate of the query
 	// (its slice is reused). Nil costs nothing.

@@ -254,20 +254,22 @@ const epaDeep = 0.3
 // epaCheck proves an overlapping answer of a convex pair minimal, or finds
 // a better one: the polytope runs until its lower bound reaches the answer
 // (within certTol) or its bounds meet. When its best direction beats the
-// answer, Newton starts from that direction's support points.
-func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
+// answer, Newton starts from that direction's support points. It returns
+// the lower bound of the translation distance it proved (−Inf if none),
+// which proves a pair polished after it too (mtdProven).
+func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lower float64) {
 	tol := pairTol(pr)
 	if -best.sd <= tol {
 		// A touching pair: 0 ≤ MTD ≤ the answer's, within tol. (The
 		// polytope could not prove it: the origin sits on C's boundary.)
 		best.mtdCertified = pr.convex && best.converged
-		return
+		return 0
 	}
 	e := sv.polytope()
 	bd, ok := e.run(pr, tol, -best.sd-tol)
 	res.Polytope += e.nv
 	if !ok {
-		return
+		return math.Inf(-1)
 	}
 	if pr.convex && bd.lower > -best.sd+tol {
 		// Shallower than proven possible (an unconverged pair whose
@@ -276,7 +278,7 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 		bd, ok = e.run(pr, tol, math.Inf(1))
 		res.Polytope += e.nv
 		if !ok {
-			return
+			return math.Inf(-1)
 		}
 		*best = e.pair(pr, &bd, tol)
 	}
@@ -295,9 +297,18 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) {
 			*best = e.pair(pr, &bd, tol)
 		}
 	}
-	// Only for convex pairs: with a dent the bodies' translation distance
-	// can be below the hulls', which the lower bound is about.
-	best.mtdCertified = pr.convex && best.valid && best.converged && !best.separated && -best.sd <= bd.lower+tol
+	best.mtdCertified = mtdProven(pr, best, bd.lower)
+	return bd.lower
+}
+
+// mtdProven reports whether the lower bound proves c's translation distance
+// minimal, within pairTol: a converged overlapping pair of a convex pair
+// is a stationary point of the support function of A − B, never below its
+// minimum, and this one is within tol of the bound. Only for convex pairs:
+// with a dent the bodies' translation distance can be below the hulls',
+// which the lower bound is about.
+func mtdProven(pr *pair, c *candidate, lower float64) bool {
+	return pr.convex && c.valid && c.converged && !c.separated && -c.sd <= lower+pairTol(pr)
 }
 
 // pair is the polytope's answer: translating b by bd.upper along bd.n

@@ -487,13 +487,14 @@ func TestNoAllocations(t *testing.T) {
 			t.Errorf("cold query of a caved pair allocates %v times", n)
 		}
 	}
-	// Pointy overlaps, cold and moving warm: the probe (probeBasins) and
-	// the polytope's check (epaCheck), whose scratch space the first
-	// check makes, once per solver. (BenchmarkQueryPointyOverlapProbe
-	// timed that first check and read as allocating: TestPointyBenchAllocs.)
-	{
+	// Pointy overlaps, cold and moving warm: the polytope's check
+	// (epaCheck), whose scratch space the first check makes, once per
+	// solver, and the probe (probeBasins, the fallback). (The pointy
+	// benchmarks timed that first check and read as allocating:
+	// TestPointyBenchAllocs.)
+	for _, mode := range []pointyMode{withPolytope, withProbe} {
 		pts := pointyOverlaps(100, 2)
-		sv := NewSolver(DefaultOptions())
+		sv := pointySolver(mode)
 		prevs := make([]Result, len(pts))
 		for i := range pts {
 			prevs[i] = sv.Query(&pts[i][0], &pts[i][1])
@@ -506,7 +507,7 @@ func TestNoAllocations(t *testing.T) {
 				sv.Query(&pts[i][0], &pts[i][1])
 			}
 		}); n != 0 {
-			t.Errorf("%d cold pointy queries allocate %d times, in each of three runs", len(pts), n)
+			t.Errorf("mode %d: %d cold pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
 		}
 		if n := steadyMallocs(func() {
 			for i := range pts {
@@ -515,7 +516,7 @@ func TestNoAllocations(t *testing.T) {
 				prevs[i] = sv.QueryWarm(&pts[i][0], &pts[i][1], &prevs[i])
 			}
 		}); n != 0 {
-			t.Errorf("%d moving warm pointy queries allocate %d times, in each of three runs", len(pts), n)
+			t.Errorf("mode %d: %d moving warm pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
 		}
 	}
 	// Warm queries of moving pairs (Newton from the previous answer, and

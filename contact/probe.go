@@ -35,11 +35,16 @@ func multiBasin(s *geom.Superovoid) bool {
 	return s.Eps[0] >= 1.3 || s.Eps[1] >= 1.3
 }
 
-// probes reports whether probeBasins looks at a pair's overlaps.
+// probes reports whether a pair has a pointy shape (multiBasin), whose
+// overlaps the polytope checks (checkMTD) and probeBasins searches where
+// the polytope cannot close its bounds.
 func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
 
 // probeBasins looks for a better basin than an overlapping answer's on a
-// pair of convex shapes that the polytope does not check. The multi-start
+// pair of convex pointy shapes whose answer the polytope did not certify
+// (it checks them all since 2026-12-05, and the probe is the fallback
+// where its bounds do not close; Solver.probeOnly restores the probe
+// alone for tests and benchmarks). The multi-start
 // seeds from the centres' line and the principal axes only, and with
 // pointy shapes the best basin can lie between them, narrow: a
 // review found overlaps of such shapes at 0.2 of the smaller semi-axis

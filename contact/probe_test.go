@@ -52,23 +52,38 @@ func TestProbeFindsBasin(t *testing.T) {
 	cases[len(cases)-1].pa, cases[len(cases)-1].pb = cases[len(cases)-1].a, cases[len(cases)-1].b
 	for _, c := range cases {
 		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
-		for _, m := range []Method{Implicit, Parametric, NTB} {
-			opt := DefaultOptions()
-			opt.Method = m
-			sv := NewSolver(opt)
-			cold := sv.Query(&c.a, &c.b)
-			prev := sv.Query(&c.pa, &c.pb)
-			warm := sv.QueryWarm(&c.a, &c.b, &prev)
-			for _, r := range []struct {
-				kind string
-				res  Result
-			}{{"cold", cold}, {"warm", warm}} {
-				if math.Abs(r.res.Distance-want) > 1e-9 {
-					t.Errorf("%s, %v, %s: %.15g %v, the polytope's %.15g", c.name, m, r.kind, r.res.Distance, r.res.Status, want)
+		for _, probeOnly := range []bool{false, true} {
+			for _, m := range []Method{Implicit, Parametric, NTB} {
+				opt := DefaultOptions()
+				opt.Method = m
+				sv := NewSolver(opt)
+				sv.probeOnly = probeOnly
+				cold := sv.Query(&c.a, &c.b)
+				prev := sv.Query(&c.pa, &c.pb)
+				warm := sv.QueryWarm(&c.a, &c.b, &prev)
+				for _, r := range []struct {
+					kind string
+					res  Result
+				}{{"cold", cold}, {"warm", warm}} {
+					if math.Abs(r.res.Distance-want) > 1e-9 {
+						t.Errorf("%s, %v, %s, %s: %.15g %v, the polytope's %.15g", c.name, m, modeName(probeOnly), r.kind, r.res.Distance, r.res.Status, want)
+					}
+					if !probeOnly && !r.res.Certified {
+						t.Errorf("%s, %v, %s: %.15g not certified", c.name, m, r.kind, r.res.Distance)
+					}
 				}
 			}
 		}
 	}
+}
+
+// modeName names how a pointy convex pair's shallow overlaps are checked
+// (Solver.probeOnly).
+func modeName(probeOnly bool) string {
+	if probeOnly {
+		return "probe only"
+	}
+	return "polytope"
 }
 
 // TestProbeMissedBasins: five pointy convex overlaps of animations (a
@@ -106,12 +121,16 @@ func TestProbeMissedBasins(t *testing.T) {
 	}
 	for _, c := range cases {
 		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
-		for _, m := range []Method{Implicit, Parametric, NTB} {
-			opt := DefaultOptions()
-			opt.Method = m
-			got := Query(&c.a, &c.b, &opt)
-			if math.Abs(got.Distance-want) > 1e-9 || got.Status != Converged {
-				t.Errorf("%s, %v: %.15g %v, the polytope's %.15g", c.name, m, got.Distance, got.Status, want)
+		for _, probeOnly := range []bool{false, true} {
+			for _, m := range []Method{Implicit, Parametric, NTB} {
+				opt := DefaultOptions()
+				opt.Method = m
+				sv := NewSolver(opt)
+				sv.probeOnly = probeOnly
+				got := sv.Query(&c.a, &c.b)
+				if math.Abs(got.Distance-want) > 1e-9 || got.Status != Converged || !probeOnly && !got.Certified {
+					t.Errorf("%s, %v, %s: %.15g %v certified %v, the polytope's %.15g", c.name, m, modeName(probeOnly), got.Distance, got.Status, got.Certified, want)
+				}
 			}
 		}
 	}
@@ -145,33 +164,47 @@ func placeOverlap(r *rand.Rand, u func(lo, hi float64) float64, a, b geom.Body) 
 	return [2]geom.Body{a, b}
 }
 
-// TestProbeSweep: on 1,000 pointy convex pairs every overlapping answer
-// shallower than the polytope's threshold (which the probe covers) is the
-// polytope's certified translation distance to 1e-9, cold. Without the
-// probe 4 of them are answered 0.0025–0.032 too deep.
+// TestProbeSweep: on 1,000 pointy convex pairs every overlapping answer is
+// certified by the polytope, which checks them all (checkMTD); with the
+// probe only (Solver.probeOnly: the fallback where the polytope cannot
+// close its bounds), every answer shallower than the polytope's depth
+// threshold is the polytope's certified translation distance to 1e-9,
+// cold. Without the probe 4 of those are answered 0.0025–0.032 too deep.
 func TestProbeSweep(t *testing.T) {
 	cert := DefaultOptions()
 	cert.CertifyOverlap = true
-	sv, ref := NewSolver(DefaultOptions()), NewSolver(cert)
-	checked := 0
-	for i, p := range pointyOverlaps(1000, 1) {
-		got := sv.Query(&p[0], &p[1])
-		if !(got.Distance < 0) || got.Certified {
-			continue
+	ref := NewSolver(cert)
+	pairs := pointyOverlaps(1000, 1)
+	for _, probeOnly := range []bool{false, true} {
+		sv := NewSolver(DefaultOptions())
+		sv.probeOnly = probeOnly
+		checked, certified := 0, 0
+		for i, p := range pairs {
+			got := sv.Query(&p[0], &p[1])
+			if !(got.Distance < 0) {
+				continue
+			}
+			if got.Certified {
+				certified++
+				continue
+			}
+			if !probeOnly {
+				t.Errorf("pair %d: %.12g %v not certified", i, got.Distance, got.Status)
+			}
+			want := ref.Query(&p[0], &p[1])
+			if !want.Certified {
+				continue
+			}
+			checked++
+			if math.Abs(got.Distance-want.Distance) > 1e-9 {
+				t.Errorf("%s, pair %d: %.12g %v, the polytope's %.12g", modeName(probeOnly), i, got.Distance, got.Status, want.Distance)
+			}
 		}
-		want := ref.Query(&p[0], &p[1])
-		if !want.Certified {
-			continue
+		if probeOnly && checked < 200 || !probeOnly && certified < 500 {
+			t.Fatalf("%s: only %d overlaps checked, %d certified", modeName(probeOnly), checked, certified)
 		}
-		checked++
-		if math.Abs(got.Distance-want.Distance) > 1e-9 {
-			t.Errorf("pair %d: %.12g %v, the polytope's %.12g", i, got.Distance, got.Status, want.Distance)
-		}
+		t.Logf("%s: %d overlaps certified, %d checked against the polytope", modeName(probeOnly), certified, checked)
 	}
-	if checked < 200 {
-		t.Fatalf("only %d overlaps checked", checked)
-	}
-	t.Logf("%d overlaps checked against the polytope", checked)
 }
 
 // TestProbeRankApart: the probe keeps the best directions above the floor
@@ -273,22 +306,43 @@ func TestProbeRankApart(t *testing.T) {
 	}
 }
 
-// BenchmarkQueryPointyOverlapProbe and ...NoProbe: cold queries of the
-// pointy overlaps, with and without probeBasins (its cost).
-func BenchmarkQueryPointyOverlapProbe(b *testing.B)   { benchPointy(b, false) }
-func BenchmarkQueryPointyOverlapNoProbe(b *testing.B) { benchPointy(b, true) }
+// pointyMode is how the pointy benchmarks check a convex pair's shallow
+// overlaps: with the polytope (the default), with probeBasins alone (as
+// before 2026-12-05, and the fallback where the polytope cannot close its
+// bounds), or with neither (the cost of the rest).
+type pointyMode int
 
-// BenchmarkQueryPointyOverlapWarmProbe and ...NoProbe: warm queries of
-// the pointy overlaps, b moving 1e-3 and both bodies turning 0.5° per
-// query as in sovviz bench's warm run, with and without probeBasins,
-// which runs at every warm step of such pairs.
-func BenchmarkQueryPointyOverlapWarmProbe(b *testing.B)   { benchPointyWarm(b, false) }
-func BenchmarkQueryPointyOverlapWarmNoProbe(b *testing.B) { benchPointyWarm(b, true) }
+const (
+	withPolytope pointyMode = iota
+	withProbe
+	withNeither
+)
 
-func benchPointyWarm(b *testing.B, off bool) {
+// pointySolver is the default solver checking pointy overlaps as mode says.
+func pointySolver(mode pointyMode) *Solver {
 	sv := NewSolver(DefaultOptions())
-	sv.noProbe = off
-	benchWarmLoop(b, sv, pointyOverlaps(200, 2), benchMotion)
+	sv.probeOnly = mode != withPolytope
+	sv.noProbe = mode == withNeither
+	return sv
+}
+
+// BenchmarkQueryPointyOverlap, ...Probe and ...NoProbe: cold queries of
+// the pointy overlaps, checked by the polytope (the default), by the probe
+// alone, and by neither.
+func BenchmarkQueryPointyOverlap(b *testing.B)        { benchPointy(b, withPolytope) }
+func BenchmarkQueryPointyOverlapProbe(b *testing.B)   { benchPointy(b, withProbe) }
+func BenchmarkQueryPointyOverlapNoProbe(b *testing.B) { benchPointy(b, withNeither) }
+
+// BenchmarkQueryPointyOverlapWarm, ...WarmProbe and ...WarmNoProbe: warm
+// queries of the pointy overlaps, b moving 1e-3 and both bodies turning
+// 0.5° per query as in sovviz bench's warm run; the polytope or the probe
+// runs at every warm step of such pairs.
+func BenchmarkQueryPointyOverlapWarm(b *testing.B)        { benchPointyWarm(b, withPolytope) }
+func BenchmarkQueryPointyOverlapWarmProbe(b *testing.B)   { benchPointyWarm(b, withProbe) }
+func BenchmarkQueryPointyOverlapWarmNoProbe(b *testing.B) { benchPointyWarm(b, withNeither) }
+
+func benchPointyWarm(b *testing.B, mode pointyMode) {
+	benchWarmLoop(b, pointySolver(mode), pointyOverlaps(200, 2), benchMotion)
 }
 
 // taperedPointyOverlaps are pointyOverlaps with convex tapered shapes
@@ -313,14 +367,23 @@ func taperedPointyOverlaps(n int, seed uint64) [][2]geom.Body {
 	return out
 }
 
-// BenchmarkQueryTaperedPointyOverlap and ...Warm: the probe's costliest
-// pairs, cold and with sovviz bench's warm motion.
+// BenchmarkQueryTaperedPointyOverlap, ...Warm, and the same with the
+// probe alone (...Probe, ...WarmProbe): the costliest pointy pairs, whose
+// supports are numeric, cold and with sovviz bench's warm motion.
 func BenchmarkQueryTaperedPointyOverlap(b *testing.B) {
-	benchCold(b, NewSolver(DefaultOptions()), taperedPointyOverlaps(200, 2))
+	benchCold(b, pointySolver(withPolytope), taperedPointyOverlaps(200, 2))
+}
+
+func BenchmarkQueryTaperedPointyOverlapProbe(b *testing.B) {
+	benchCold(b, pointySolver(withProbe), taperedPointyOverlaps(200, 2))
 }
 
 func BenchmarkQueryTaperedPointyOverlapWarm(b *testing.B) {
-	benchWarmLoop(b, NewSolver(DefaultOptions()), taperedPointyOverlaps(200, 2), benchMotion)
+	benchWarmLoop(b, pointySolver(withPolytope), taperedPointyOverlaps(200, 2), benchMotion)
+}
+
+func BenchmarkQueryTaperedPointyOverlapWarmProbe(b *testing.B) {
+	benchWarmLoop(b, pointySolver(withProbe), taperedPointyOverlaps(200, 2), benchMotion)
 }
 
 // TestPointyBenchAllocs: the pointy benchmarks' timed loops allocate
@@ -331,14 +394,15 @@ func BenchmarkQueryTaperedPointyOverlapWarm(b *testing.B) {
 // TestNoAllocations.)
 func TestPointyBenchAllocs(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs six benchmarks, 1–2 s each")
+		t.Skip("runs eight benchmarks, 1–2 s each")
 	}
 	for _, bench := range []struct {
 		name string
 		f    func(*testing.B)
-	}{{"PointyOverlapProbe", BenchmarkQueryPointyOverlapProbe}, {"PointyOverlapNoProbe", BenchmarkQueryPointyOverlapNoProbe},
-		{"PointyOverlapWarmProbe", BenchmarkQueryPointyOverlapWarmProbe}, {"PointyOverlapWarmNoProbe", BenchmarkQueryPointyOverlapWarmNoProbe},
-		{"TaperedPointyOverlap", BenchmarkQueryTaperedPointyOverlap}, {"TaperedPointyOverlapWarm", BenchmarkQueryTaperedPointyOverlapWarm}} {
+	}{{"PointyOverlap", BenchmarkQueryPointyOverlap}, {"PointyOverlapProbe", BenchmarkQueryPointyOverlapProbe},
+		{"PointyOverlapWarm", BenchmarkQueryPointyOverlapWarm}, {"PointyOverlapWarmProbe", BenchmarkQueryPointyOverlapWarmProbe},
+		{"TaperedPointyOverlap", BenchmarkQueryTaperedPointyOverlap}, {"TaperedPointyOverlapProbe", BenchmarkQueryTaperedPointyOverlapProbe},
+		{"TaperedPointyOverlapWarm", BenchmarkQueryTaperedPointyOverlapWarm}, {"TaperedPointyOverlapWarmProbe", BenchmarkQueryTaperedPointyOverlapWarmProbe}} {
 		r := testing.Benchmark(bench.f)
 		if r.MemAllocs > 4 || r.MemBytes >= 4096 {
 			t.Errorf("BenchmarkQuery%s allocates %d B over %d queries (%d B/op)", bench.name, r.MemBytes, r.N, r.AllocedBytesPerOp())
@@ -349,33 +413,35 @@ func TestPointyBenchAllocs(t *testing.T) {
 // benchPointy times cold queries of the pointy overlaps after a first pass
 // over them (benchCold), which makes the solver's one-time state: the
 // shapes' analyses and the polytope's scratch space.
-func benchPointy(b *testing.B, off bool) {
-	sv := NewSolver(DefaultOptions())
-	sv.noProbe = off
-	benchCold(b, sv, pointyOverlaps(200, 2))
+func benchPointy(b *testing.B, mode pointyMode) {
+	benchCold(b, pointySolver(mode), pointyOverlaps(200, 2))
 }
 
 // TestProbeAnimation animates pointy convex pairs (exponents 1.6–1.95,
 // untapered, or tapered with e2 ≤ 1.38 so that they stay convex) through
 // each other, b gliding along the centres' line from 1.2 to 0.6 of the
 // sum of the smaller semi-axes with a small sideways drift and both
-// bodies turning 1° a step, and checks every overlapping answer that the
-// polytope does not already certify, cold and warm (QueryWarm from the
-// previous step), against the polytope's certified translation distance
-// (CertifyOverlap): none may be deeper, or shallower, by more than 1e-9
-// of the size. 20 sequences of 60 steps by default; with
-// SOVVIZ_PROBE_SWEEP=1, 200 of 150 and every scheme (40–50 s):
+// bodies turning 1° a step, and queries each step cold and warm
+// (QueryWarm from the previous step) twice: with the polytope checking
+// every overlap (the default), where each overlapping answer must be
+// certified, and with the probe alone (Solver.probeOnly: the fallback),
+// where each uncertified one is checked against the polytope's certified
+// translation distance (CertifyOverlap): none may be deeper, or
+// shallower, by more than 1e-9 of the size. 20 sequences of 60 steps by
+// default; with SOVVIZ_PROBE_SWEEP=1, 200 of 150 and every scheme (85 s):
 //
 //	SOVVIZ_PROBE_SWEEP=1 go test -count 1 -run TestProbeAnimation -v ./contact
 //
-// The full sweep fails, on one known miss. On 2026-12-04 it checked
-// 11,612, 12,306 and 10,828 answers (implicit, parametric, ntb) and found
-// 0, 0 and 1 too deep: ntb's cold answer at sequence 191, step 78, 0.00143
-// too deep, whose basin the gap climbs reach only from directions ranked
-// below the three climbed (four or five climbs do not reach it either).
-// With probeClimb at 30 it also finds parametric's two answers at
-// sequence 94, step 96, 2.8e-5 too deep (TestProbeMissedBasins holds that
-// pair); with the probe of 8999378, 10, 12 and 2 (worst 0.0163).
+// The full sweep fails, on one known miss of the probe alone. On
+// 2026-12-05 the polytope certified all 43,284, 45,020 and 44,892
+// overlapping answers (implicit, parametric, ntb); the probe alone left
+// 11,612, 12,290 and 10,811 uncertified and 0, 0 and 1 of them too deep:
+// ntb's cold answer at sequence 191, step 78, 0.00143 too deep, whose
+// basin the gap climbs reach only from directions ranked below the three
+// climbed (four or five climbs do not reach it either). With probeClimb
+// at 30 it also finds parametric's two answers at sequence 94, step 96,
+// 2.8e-5 too deep (TestProbeMissedBasins holds that pair); with the probe
+// of 8999378, 10, 12 and 2 (worst 0.0163).
 func TestProbeAnimation(t *testing.T) {
 	seqs, steps := 20, 60
 	methods := []Method{Implicit}
@@ -407,9 +473,16 @@ func TestProbeAnimation(t *testing.T) {
 	for _, m := range methods {
 		opt := DefaultOptions()
 		opt.Method = m
-		cold, warm := NewSolver(opt), NewSolver(opt)
-		checked, deep := 0, 0
-		worst := 0.0
+		// The same animations with the polytope checking every overlap
+		// (the default: each must be certified) and with the probe only
+		// (probeOnly: the fallback, each answer against the polytope's).
+		var cold, warm [2]*Solver
+		for i := range cold {
+			cold[i], warm[i] = NewSolver(opt), NewSolver(opt)
+			cold[i].probeOnly, warm[i].probeOnly = i == 1, i == 1
+		}
+		var checked, certified, deep [2]int
+		var worst [2]float64
 		for s := 0; s < seqs; s++ {
 			a := geom.Body{Shape: shape(), Pose: geom.Pose{Orientation: UniformQuat(r)}}
 			b := geom.Body{Shape: shape(), Pose: geom.Pose{Orientation: UniformQuat(r)}}
@@ -419,51 +492,63 @@ func TestProbeAnimation(t *testing.T) {
 			sum := minAxis(&a.Shape) + minAxis(&b.Shape)
 			axA := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
 			axB := geom.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-			var prev Result
+			var prev [2]Result
 			for k := 0; k < steps; k++ {
 				f := float64(k) / float64(steps-1)
 				b.Pose.Position = dir.Mul((1.2 - 0.6*f) * sum).Add(side.Mul(0.1 * sum * math.Sin(3*f)))
 				if k > 0 {
 					a.Pose.Orientation, b.Pose.Orientation = turn(a.Pose.Orientation, axA), turn(b.Pose.Orientation, axB)
 				}
-				c := cold.Query(&a, &b)
-				var w Result
-				if k > 0 {
-					w = warm.QueryWarm(&a, &b, &prev)
-				} else {
-					w = warm.Query(&a, &b)
-				}
-				prev = w
-				if !(c.Distance < 0 && !c.Certified) && !(w.Distance < 0 && !w.Certified) {
-					continue
-				}
-				ref := refSv.Query(&a, &b)
-				if !ref.Certified || !(ref.Distance < 0) {
-					continue
-				}
-				tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
-				for _, got := range []struct {
-					kind string
-					res  Result
-				}{{"cold", c}, {"warm", w}} {
-					if !(got.res.Distance < 0) || got.res.Certified {
-						continue
+				var ref Result
+				haveRef := false
+				for i := range cold {
+					c := cold[i].Query(&a, &b)
+					var w Result
+					if k > 0 {
+						w = warm[i].QueryWarm(&a, &b, &prev[i])
+					} else {
+						w = warm[i].Query(&a, &b)
 					}
-					checked++
-					if got.res.Distance > ref.Distance+tol {
-						t.Errorf("%v sequence %d step %d %s: %.12g, shallower than the polytope's proven minimum %.12g", m, s, k, got.kind, got.res.Distance, ref.Distance)
-					}
-					if e := ref.Distance - got.res.Distance; e > tol {
-						deep++
-						worst = max(worst, e)
-						t.Errorf("%v sequence %d step %d %s: %.12g, the polytope's %.12g (%.3g too deep)\na = %+v\nb = %+v", m, s, k, got.kind, got.res.Distance, ref.Distance, e, a, b)
+					prev[i] = w
+					for _, got := range []struct {
+						kind string
+						res  Result
+					}{{"cold", c}, {"warm", w}} {
+						if !(got.res.Distance < 0) {
+							continue
+						}
+						if got.res.Certified {
+							certified[i]++
+							continue
+						}
+						if i == 0 {
+							t.Errorf("%v sequence %d step %d %s: %.12g %v not certified", m, s, k, got.kind, got.res.Distance, got.res.Status)
+						}
+						if !haveRef {
+							ref, haveRef = refSv.Query(&a, &b), true
+						}
+						if !ref.Certified || !(ref.Distance < 0) {
+							continue
+						}
+						tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+						checked[i]++
+						if got.res.Distance > ref.Distance+tol {
+							t.Errorf("%v, %s, sequence %d step %d %s: %.12g, shallower than the polytope's proven minimum %.12g", m, modeName(i == 1), s, k, got.kind, got.res.Distance, ref.Distance)
+						}
+						if e := ref.Distance - got.res.Distance; e > tol {
+							deep[i]++
+							worst[i] = max(worst[i], e)
+							t.Errorf("%v, %s, sequence %d step %d %s: %.12g, the polytope's %.12g (%.3g too deep)\na = %+v\nb = %+v", m, modeName(i == 1), s, k, got.kind, got.res.Distance, ref.Distance, e, a, b)
+						}
 					}
 				}
 			}
 		}
-		t.Logf("%v: %d uncertified overlapping answers checked, %d too deep (worst %.3g)", m, checked, deep, worst)
-		if checked < seqs {
-			t.Errorf("%v: only %d answers checked", m, checked)
+		for i := range cold {
+			t.Logf("%v, %s: %d overlapping answers certified; %d uncertified checked, %d too deep (worst %.3g)", m, modeName(i == 1), certified[i], checked[i], deep[i], worst[i])
+		}
+		if checked[1] < seqs || certified[0] < seqs {
+			t.Errorf("%v: only %d answers of the probe checked, %d of the polytope certified", m, checked[1], certified[0])
 		}
 	}
 }

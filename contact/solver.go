@@ -55,6 +55,10 @@ type Solver struct {
 	noChords               bool // tests: neither chord step (chordStep, chordFinal)
 	noProbe                bool // tests and benchmarks: no probeBasins
 	noLowSeed              bool // tests: no lowSeed
+	// probeOnly leaves a pointy convex pair's shallow overlaps to
+	// probeBasins, as before the polytope checked them (tests: the probe
+	// is the fallback where the polytope cannot close its bounds).
+	probeOnly bool
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
@@ -357,6 +361,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
 				sv.epaCheck(m, &pr, &c, res)
+				if convex && !c.mtdCertified && probes(&pr) {
+					// The polytope could not close its bounds: search
+					// as before it checked pointy pairs.
+					search = sv.warmSearch(m, &pr, &c, res, prev)
+				}
 			}
 			res.warmFrom(prev)
 			res.Fallback = res.Fallback || polished
@@ -566,12 +575,18 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
-		sv.epaCheck(m, &pr, &best, res)
+		lower := sv.epaCheck(m, &pr, &best, res)
 		// (Its translation, when it wins, is Newton's from the polytope's
 		// pair, which can crawl there too: TestCuspPolishOverlap.)
 		if best.lp != triedP || best.lq != triedQ {
 			sv.polishCusp(m, &pr, &best, res)
+			// A polished pair is as proven as the one it replaced when
+			// the polytope's bound covers it.
+			best.mtdCertified = best.mtdCertified || mtdProven(&pr, &best, lower)
 		}
+		// Where the polytope could not close its bounds, a pointy pair's
+		// basins are still searched.
+		sv.probeBasins(m, &pr, &best, res)
 	}
 	if !best.converged {
 		// (Last: a valid unconverged pair is still the stages' above to
@@ -1152,14 +1167,17 @@ func worldDiff(pr *pair, lp, lq vec) v3 {
 const boundProjections = 100
 
 // checkMTD reports whether the expanding polytope checks an overlapping
-// answer: for a convex pair when asked (Options.CertifyOverlap) and always
-// when deep; for a pair with a non-convex shape, where it can only show an
-// answer too deep, when deeper than deepOverlap.
+// answer: for a convex pair when asked (Options.CertifyOverlap), always
+// when deep, and always when a shape is pointy (probes: there the gap
+// has narrow basins between the multi-start's seeds, and the polytope's
+// proof costs no more than probeBasins' search did, cold or warm:
+// docs/contact.md, step 6); for a pair with a non-convex shape, where it
+// can only show an answer too deep, when deeper than deepOverlap.
 func (sv *Solver) checkMTD(pr *pair, c *candidate) bool {
 	if !pr.convex {
 		return -c.sd > deepOverlap*charLength(pr)
 	}
-	return sv.opt.CertifyOverlap || -c.sd > epaDeep*charLength(pr)
+	return sv.opt.CertifyOverlap || -c.sd > epaDeep*charLength(pr) || probes(pr) && !sv.probeOnly
 }
 
 // certTol is the slack of the hull certificate, relative to the larger

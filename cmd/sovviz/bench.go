@@ -607,8 +607,8 @@ func writeBenchReport(w io.Writer, ba *benchArgs, rep *benchReport) {
 	p("\nCertified: the answer is proven global: a separated pair of convex shapes, a separated pair with a non-convex\n")
 	p("shape whose distance equals the gap between the exact support planes along its normal, or an overlapping pair of\n")
 	p("convex shapes whose translation distance the expanding polytope proved minimal. With -certify (on here: %v) every\n", ba.certify)
-	p("such overlap is checked, without it only those deeper than 0.3 of the smaller body's smallest semi-axis; see\n")
-	p("docs/contact.md.\n")
+	p("such overlap is checked, without it only those deeper than 0.3 of the smaller body's smallest semi-axis and those\n")
+	p("of pointy shapes (an exponent from 1.3 on); see docs/contact.md.\n")
 
 	if ba.warmSteps > 0 {
 		p("\n## Warm start — %d steps per pair\n\n", ba.warmSteps)
