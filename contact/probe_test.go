@@ -566,3 +566,32 @@ func certifiedOverlapRef(t *testing.T, name string, a, b *geom.Body) float64 {
 	}
 	return want.Distance
 }
+
+// TestWarmPolytopePolished: a warm step of TestProbeAnimation's sweep
+// (SOVVIZ_SWEEP_SEED=11, parametric, sequence 142, step 107) where the
+// polytope finds that the tracked basin is no longer the deepest one and
+// Newton's pair from its direction crawls at b's pointy tip. A cold query
+// polishes that pair (polishCusp) and certifies it; the warm one answered
+// the polytope's pair max_iterations, uncertified, until the warm path
+// polished it too.
+func TestWarmPolytopePolished(t *testing.T) {
+	sa := [3]float64{0.6743734334494865, 0.6975449247654077, 1.4416290223047636}
+	ea, ta := [2]float64{1.7029794560659202, 1.318744259088901}, [2]float64{-0.260752967313418, -0.260752967313418}
+	sb := [3]float64{1.2960102009900385, 0.6687611413590803, 1.2992057349971913}
+	eb := [2]float64{1.6288291875858936, 1.9477563093313637}
+	a0 := refuteBody(sa, ea, ta, [3]float64{}, [4]float64{-0.11709454361029868, -0.35584196425932185, -0.6480228855116784, -0.6631226916505616})
+	b0 := refuteBody(sb, eb, [2]float64{}, [3]float64{0.5626376629486883, 0.3945627030177623, 0.7867861130571652}, [4]float64{0.4597715177124859, -0.3240246788939534, -0.5179492342697183, 0.6444740100946228})
+	a1 := refuteBody(sa, ea, ta, [3]float64{}, [4]float64{-0.11131942998225493, -0.35751833518851445, -0.6435315129051287, -0.667574577414763})
+	b1 := refuteBody(sb, eb, [2]float64{}, [3]float64{0.5593956666817584, 0.3918187033443852, 0.7831302028573182}, [4]float64{0.4590266173934659, -0.31673536915400513, -0.517261883162472, 0.6491636270451432})
+	want := certifiedOverlapRef(t, "step 107", &a1, &b1)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		sv := NewSolver(opt)
+		prev := sv.Query(&a0, &b0)
+		got := sv.QueryWarm(&a1, &b1, &prev)
+		if !got.Warm || got.Status != Converged || !got.Certified || math.Abs(got.Distance-want) > 1e-9 {
+			t.Errorf("%v: warm %v, %.12g %v certified %v; the polytope's %.12g", m, got.Warm, got.Distance, got.Status, got.Certified, want)
+		}
+	}
+}

@@ -360,7 +360,17 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				search = sv.warmSearch(m, &pr, &c, res, prev)
 			}
 			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
-				sv.epaCheck(m, &pr, &c, res)
+				tp, tq := c.lp, c.lq
+				lower := sv.epaCheck(m, &pr, &c, res)
+				if c.lp != tp || c.lq != tq {
+					// The polytope found another basin, and Newton's pair
+					// from its direction can crawl at a pointy tip, as
+					// in a cold query (TestProbeAnimation, seed 11: a
+					// warm answer max_iterations where the cold one
+					// converged).
+					sv.polishCusp(m, &pr, &c, res)
+					c.mtdCertified = c.mtdCertified || mtdProven(&pr, &c, lower)
+				}
 				if convex && !c.mtdCertified && probes(&pr) {
 					// The polytope could not close its bounds: search
 					// as before it checked pointy pairs.
