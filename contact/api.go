@@ -209,7 +209,8 @@ type Result struct {
 	// distance equals the gap between the exact support planes along its
 	// normal (so no pair of the bodies can be closer), or an overlapping
 	// pair of convex shapes whose translation distance the expanding
-	// polytope proved minimal (Options.CertifyOverlap, and deep overlaps),
+	// polytope proved minimal (Options.CertifyOverlap, deep overlaps and
+	// those of pointy shapes),
 	// or a touching pair of convex shapes (distance 0) whose exact supports
 	// along the normal pin the distance to 0 within tolerance.
 	Certified bool

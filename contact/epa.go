@@ -265,12 +265,16 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 		best.mtdCertified = pr.convex && best.converged
 		return 0
 	}
+	if sv.shallowPolytopeFails && -best.sd <= epaDeep*charLength(pr) {
+		return math.Inf(-1)
+	}
 	e := sv.polytope()
 	bd, ok := e.run(pr, tol, -best.sd-tol)
 	res.Polytope += e.nv
 	if !ok {
 		return math.Inf(-1)
 	}
+	fromPolytope := false
 	if pr.convex && bd.lower > -best.sd+tol {
 		// Shallower than proven possible (an unconverged pair whose
 		// normals are a little off): bound it properly and answer from
@@ -281,13 +285,29 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 			return math.Inf(-1)
 		}
 		*best = e.pair(pr, &bd, tol)
+		fromPolytope = true
 	}
-	if bd.upper < -best.sd-tol {
-		// A separated pair is wrong here (the bodies overlap), whatever
-		// classify made of it.
-		c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, bd.lp, bd.lq), res, sv.opt.MaxIter)
+	// Newton from the polytope's direction: when the answer is deeper
+	// than the proven upper bound (by more than tol, a worse basin, or by
+	// less, a pair crawled to at a pointy tip, 1.1e-9 deeper than the
+	// bound and so not within tol of the lower one on
+	// TestPolytopeTightens' pair), and when the answer is the polytope's
+	// own pair, whose witnesses are only within about √(upper − lower) of
+	// the exact ones (TestWarmPolytopePolished's pair: 1e-6 off, the gap
+	// along its normal 1.2e-8 from its distance). In the configured
+	// scheme, then in the others until one converges within the bounds:
+	// at a pointy tip or crease one scheme can stall where another
+	// converges (the parametric one, on both pairs).
+	if fromPolytope || bd.upper < -best.sd-tol || pr.convex && bd.upper < -best.sd && !mtdProven(pr, best, bd.lower) {
+		keep := depthBounds{lower: bd.lower, upper: bd.upper, tol: tol, convex: pr.convex}
+		c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, &keep)
+		// (A separated pair is wrong here, the bodies overlap, whatever
+		// classify made of it.)
 		if !c.separated && better(&c, best) {
 			*best = c
+			if c.method != m {
+				res.Fallback = true
+			}
 		}
 		if -best.sd > bd.upper+tol {
 			// Newton's pair from there was not kept (pointy tips and
@@ -318,7 +338,8 @@ func mtdProven(pr *pair, c *candidate, lower float64) bool {
 // witnesses are the bodies' points that make up the origin's projection
 // onto the closest face (the usual EPA witnesses, barycentric combinations
 // of support points: on flat faces the support points alone can be far
-// apart), with the face's normal. Otherwise (a non-convex shape, whose
+// apart), with bd.n as the normal (not the face's, which Q − P follows:
+// the depth is the support gap along bd.n). Otherwise (a non-convex shape, whose
 // hull face can bridge a dent, or bounds that have not met) they are the
 // support points along bd.n, and the pair counts as converged only when
 // they agree with the depth and the normal (|Q − P| and its direction, to
@@ -339,7 +360,13 @@ func (e *epa) pair(pr *pair, bd *epaBounds, tol float64) candidate {
 				P = P.Add(pr.ta.Point(e.lp[f.v[k]]).Mul(lam[k]))
 				Q = Q.Add(pr.tb.Point(e.lq[f.v[k]]).Mul(lam[k]))
 			}
-			c.P, c.Q, c.nP = P, Q, f.n
+			// The normal stays bd.n, whose support gap is the depth:
+			// translating b by it along bd.n separates the bodies. (The
+			// face's normal, which P − Q follows, was answered until
+			// 2026-12-05; its gap can be deeper than the depth by more
+			// than tol: 1.7e-9 on a pair of TestProbeAnimation's sweep,
+			// TestPolytopePairNormal.)
+			c.P, c.Q = P, Q
 			c.lp, c.lq = pr.ta.InvPoint(P), pr.tb.InvPoint(Q)
 			c.converged = true
 		}

@@ -492,7 +492,7 @@ func TestNoAllocations(t *testing.T) {
 	// solver, and the probe (probeBasins, the fallback). (The pointy
 	// benchmarks timed that first check and read as allocating:
 	// TestPointyBenchAllocs.)
-	for _, mode := range []pointyMode{withPolytope, withProbe} {
+	for _, mode := range []pointyMode{withPolytope, withProbe, withNeither} {
 		pts := pointyOverlaps(100, 2)
 		sv := pointySolver(mode)
 		prevs := make([]Result, len(pts))

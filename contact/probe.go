@@ -43,8 +43,9 @@ func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
 // probeBasins looks for a better basin than an overlapping answer's on a
 // pair of convex pointy shapes whose answer the polytope did not certify
 // (it checks them all since 2026-12-05, and the probe is the fallback
-// where its bounds do not close; Solver.probeOnly restores the probe
-// alone for tests and benchmarks). The multi-start
+// where its bounds do not close; Solver.probeOnly leaves the shallow
+// overlaps of pointy shapes to the probe alone, as before, for tests and
+// benchmarks). The multi-start
 // seeds from the centres' line and the principal axes only, and with
 // pointy shapes the best basin can lie between them, narrow: a
 // review found overlaps of such shapes at 0.2 of the smaller semi-axis
@@ -181,7 +182,7 @@ const (
 // answer's normal is in the answer's basin, where the exact ascent (with
 // numeric supports, for tapered shapes) would only climb to the answer
 // again. Skipping it there made warm tapered pointy overlaps 21% faster
-// (BenchmarkQueryTaperedPointyOverlapWarm) with TestProbeAnimation's full
+// (BenchmarkQueryTaperedPointyOverlapWarmProbe) with TestProbeAnimation's full
 // sweep unchanged; at 10° that sweep finds two answers too deep.
 const sameBasinCos = 0.9986295347545738
 

@@ -59,6 +59,9 @@ type Solver struct {
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
 	probeOnly bool
+	// shallowPolytopeFails makes epaCheck fail on overlaps shallower than
+	// epaDeep (tests: the probe's fallback, which the sweeps never need).
+	shallowPolytopeFails bool
 	// researched counts the warm starts that searched again (warmSearch;
 	// tests).
 	researched int
