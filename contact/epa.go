@@ -303,7 +303,10 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 		c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, &keep)
 		// (A separated pair is wrong here, the bodies overlap, whatever
 		// classify made of it.)
-		if !c.separated && better(&c, best) {
+		// (Against the polytope's own pair, a converged pair within the
+		// bounds wins even when rounding puts it a little deeper: its
+		// witnesses are exact, the polytope's are not.)
+		if !c.separated && (fromPolytope && c.valid && c.converged || better(&c, best)) {
 			*best = c
 			if c.method != m {
 				res.Fallback = true

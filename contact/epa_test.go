@@ -228,7 +228,8 @@ func TestWarmStillScene(t *testing.T) {
 // the polytope is not kept, the polytope's pair answers. On box-like faces
 // its support points alone were 0.78 apart, 81° off the normal, for a
 // depth of 0.119; the witnesses now come from the closest face, so that
-// Q − P lies along the normal and |Q − P| = |Distance|.
+// Q − P lies along the face's normal (within 1e-6 of the answer's, the
+// direction whose support gap is the depth) and |Q − P| = |Distance|.
 func TestEPAPairWitnesses(t *testing.T) {
 	id := geom.Quat{W: 1}
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{2, 2, 0.3}, Eps: [2]float64{1.9, 0.1}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Pose{Orientation: id}}

@@ -717,4 +717,24 @@ func TestPolytopeFallback(t *testing.T) {
 		t.Fatalf("only %d of %d answers were overlaps left to the probe", uncertified, compared)
 	}
 	t.Logf("%d answers compared, %d overlaps left to the probe", compared, uncertified)
+	// Cold pairs where the probe changes the answer (pointyOverlaps(1000,
+	// 1): without it 4 are too deep), so that the cold fallback is seen
+	// to run, witnesses included.
+	neither := NewSolver(DefaultOptions())
+	neither.probeOnly, neither.noProbe = true, true
+	changed := 0
+	all := pointyOverlaps(1000, 1)
+	for _, i := range []int{55, 584, 795, 918} {
+		a, b := &all[i][0], &all[i][1]
+		rf, rp, rn := fb.Query(a, b), probe.Query(a, b), neither.Query(a, b)
+		if rf.Distance != rp.Distance || rf.P != rp.P || rf.Q != rp.Q || rf.Normal != rp.Normal || rf.Certified != rp.Certified {
+			t.Errorf("cold pair %d: %.15g with the polytope failing, %.15g with the probe alone", i, rf.Distance, rp.Distance)
+		}
+		if rp.Distance != rn.Distance {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Errorf("the probe changed none of the cold answers: the fallback is not seen to run")
+	}
 }

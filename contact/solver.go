@@ -611,8 +611,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			return
 		}
 		if best.converged && !best.separated && !best.touch && sv.checkMTD(&pr, &best) {
-			// (A deep overlap it found converged is checked as above.)
-			sv.epaCheck(m, &pr, &best, res)
+			// (A deep overlap it found converged is checked, and a pair
+			// the polytope found polished, as above.)
+			tp, tq := best.lp, best.lq
+			lower := sv.epaCheck(m, &pr, &best, res)
+			if best.lp != tp || best.lq != tq {
+				sv.polishCusp(m, &pr, &best, res)
+				best.mtdCertified = best.mtdCertified || mtdProven(&pr, &best, lower)
+			}
 		}
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
