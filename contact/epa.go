@@ -301,11 +301,11 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 	if fromPolytope || bd.upper < -best.sd-tol || pr.convex && bd.upper < -best.sd && !mtdProven(pr, best, bd.lower) {
 		keep := depthBounds{lower: bd.lower, upper: bd.upper, tol: tol, convex: pr.convex}
 		c := sv.fromSeed(m, pr, bd.lp, bd.lq, res, &keep)
-		// (A separated pair is wrong here, the bodies overlap, whatever
-		// classify made of it.)
-		// (Against the polytope's own pair, a converged pair within the
-		// bounds wins even when rounding puts it a little deeper: its
-		// witnesses are exact, the polytope's are not.)
+		// A separated pair is wrong here (the bodies overlap), whatever
+		// classify made of it. Against the polytope's own pair, a
+		// converged pair within the bounds wins even when rounding puts
+		// it a little deeper: its witnesses are exact, the polytope's
+		// are not.
 		if !c.separated && (fromPolytope && c.valid && c.converged || better(&c, best)) {
 			*best = c
 			if c.method != m {
@@ -342,12 +342,12 @@ func mtdProven(pr *pair, c *candidate, lower float64) bool {
 // onto the closest face (the usual EPA witnesses, barycentric combinations
 // of support points: on flat faces the support points alone can be far
 // apart), with bd.n as the normal (not the face's, which Q − P follows:
-// the depth is the support gap along bd.n). Otherwise (a non-convex shape, whose
-// hull face can bridge a dent, or bounds that have not met) they are the
-// support points along bd.n, and the pair counts as converged only when
-// they agree with the depth and the normal (|Q − P| and its direction, to
-// 1e3·tol): else its status says max_iterations. The caller must know that
-// the bodies overlap.
+// the depth is the support gap along bd.n). Otherwise (a non-convex
+// shape, whose hull face can bridge a dent, or bounds that have not met)
+// they are the support points along bd.n, and the pair counts as
+// converged only when they agree with the depth and the normal (|Q − P|
+// and its direction, to 1e3·tol): else its status says max_iterations.
+// The caller must know that the bodies overlap.
 func (e *epa) pair(pr *pair, bd *epaBounds, tol float64) candidate {
 	c := candidate{valid: true, method: Implicit, sd: -bd.upper}
 	c.nP, c.lp, c.lq = bd.n, bd.lp, bd.lq

@@ -368,8 +368,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				if c.lp != tp || c.lq != tq {
 					// The polytope found another basin, and Newton's pair
 					// from its direction can crawl at a pointy tip, as
-					// in a cold query (TestProbeAnimation, seed 11: a
-					// warm answer max_iterations where the cold one
+					// in a cold query (TestWarmPolytopePolished: a warm
+					// answer max_iterations where the cold one
 					// converged).
 					sv.polishCusp(m, &pr, &c, res)
 					c.mtdCertified = c.mtdCertified || mtdProven(&pr, &c, lower)
