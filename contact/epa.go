@@ -324,6 +324,19 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 	return bd.lower
 }
 
+// epaPolished is epaCheck followed, when the answer's points are no longer
+// p and q (the polytope found another pair), by polishCusp: Newton's pair
+// from the polytope's direction can crawl at a pointy tip
+// (TestCuspPolishOverlap). A polished pair keeps the polytope's
+// certificate when its lower bound covers it.
+func (sv *Solver) epaPolished(m Method, pr *pair, best *candidate, res *Result, p, q vec) {
+	lower := sv.epaCheck(m, pr, best, res)
+	if best.lp != p || best.lq != q {
+		sv.polishCusp(m, pr, best, res)
+		best.mtdCertified = best.mtdCertified || mtdProven(pr, best, lower)
+	}
+}
+
 // mtdProven reports whether the lower bound proves c's translation distance
 // minimal, within pairTol: a converged overlapping pair of a convex pair
 // is a stationary point of the support function of A − B, never below its

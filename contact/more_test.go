@@ -494,7 +494,7 @@ func TestNoAllocations(t *testing.T) {
 	// TestPointyBenchAllocs.)
 	for _, mode := range []pointyMode{withPolytope, withProbe, withNeither} {
 		pts := pointyOverlaps(100, 2)
-		sv := pointySolver(mode)
+		sv := pointySolver(Implicit, mode)
 		prevs := make([]Result, len(pts))
 		for i := range pts {
 			prevs[i] = sv.Query(&pts[i][0], &pts[i][1])
@@ -507,7 +507,7 @@ func TestNoAllocations(t *testing.T) {
 				sv.Query(&pts[i][0], &pts[i][1])
 			}
 		}); n != 0 {
-			t.Errorf("mode %d: %d cold pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
+			t.Errorf("%v: %d cold pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
 		}
 		if n := steadyMallocs(func() {
 			for i := range pts {
@@ -516,7 +516,7 @@ func TestNoAllocations(t *testing.T) {
 				prevs[i] = sv.QueryWarm(&pts[i][0], &pts[i][1], &prevs[i])
 			}
 		}); n != 0 {
-			t.Errorf("mode %d: %d moving warm pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
+			t.Errorf("%v: %d moving warm pointy queries allocate %d times, in each of three runs", mode, len(pts), n)
 		}
 	}
 	// Warm queries of moving pairs (Newton from the previous answer, and

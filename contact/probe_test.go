@@ -53,12 +53,9 @@ func TestProbeFindsBasin(t *testing.T) {
 	cases[len(cases)-1].pa, cases[len(cases)-1].pb = cases[len(cases)-1].a, cases[len(cases)-1].b
 	for _, c := range cases {
 		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
-		for _, probeOnly := range []bool{false, true} {
-			for _, m := range []Method{Implicit, Parametric, NTB} {
-				opt := DefaultOptions()
-				opt.Method = m
-				sv := NewSolver(opt)
-				sv.probeOnly = probeOnly
+		for _, mode := range checkModes {
+			for _, m := range allMethods {
+				sv := pointySolver(m, mode)
 				cold := sv.Query(&c.a, &c.b)
 				prev := sv.Query(&c.pa, &c.pb)
 				warm := sv.QueryWarm(&c.a, &c.b, &prev)
@@ -67,9 +64,9 @@ func TestProbeFindsBasin(t *testing.T) {
 					res  Result
 				}{{"cold", cold}, {"warm", warm}} {
 					if math.Abs(r.res.Distance-want) > 1e-9 {
-						t.Errorf("%s, %v, %s, %s: %.15g %v, the polytope's %.15g", c.name, m, modeName(probeOnly), r.kind, r.res.Distance, r.res.Status, want)
+						t.Errorf("%s, %v, %v, %s: %.15g %v, the polytope's %.15g", c.name, m, mode, r.kind, r.res.Distance, r.res.Status, want)
 					}
-					if !probeOnly && !r.res.Certified {
+					if mode == withPolytope && !r.res.Certified {
 						t.Errorf("%s, %v, %s: %.15g not certified", c.name, m, r.kind, r.res.Distance)
 					}
 				}
@@ -78,14 +75,9 @@ func TestProbeFindsBasin(t *testing.T) {
 	}
 }
 
-// modeName names how a pointy convex pair's shallow overlaps are checked
-// (Solver.probeOnly).
-func modeName(probeOnly bool) string {
-	if probeOnly {
-		return "probe only"
-	}
-	return "polytope"
-}
+// checkModes are the two ways the tests check a pointy convex pair's
+// shallow overlaps: the default and the fallback.
+var checkModes = []pointyMode{withPolytope, withProbe}
 
 // TestProbeMissedBasins: five pointy convex overlaps of animations (a
 // review's sweeps and TestProbeAnimation's, 2026-12-04) that every scheme
@@ -122,15 +114,11 @@ func TestProbeMissedBasins(t *testing.T) {
 	}
 	for _, c := range cases {
 		want := certifiedOverlapRef(t, c.name, &c.a, &c.b)
-		for _, probeOnly := range []bool{false, true} {
-			for _, m := range []Method{Implicit, Parametric, NTB} {
-				opt := DefaultOptions()
-				opt.Method = m
-				sv := NewSolver(opt)
-				sv.probeOnly = probeOnly
-				got := sv.Query(&c.a, &c.b)
-				if math.Abs(got.Distance-want) > 1e-9 || got.Status != Converged || !probeOnly && !got.Certified {
-					t.Errorf("%s, %v, %s: %.15g %v certified %v, the polytope's %.15g", c.name, m, modeName(probeOnly), got.Distance, got.Status, got.Certified, want)
+		for _, mode := range checkModes {
+			for _, m := range allMethods {
+				got := pointySolver(m, mode).Query(&c.a, &c.b)
+				if math.Abs(got.Distance-want) > 1e-9 || got.Status != Converged || mode == withPolytope && !got.Certified {
+					t.Errorf("%s, %v, %v: %.15g %v certified %v, the polytope's %.15g", c.name, m, mode, got.Distance, got.Status, got.Certified, want)
 				}
 			}
 		}
@@ -176,9 +164,8 @@ func TestProbeSweep(t *testing.T) {
 	cert.CertifyOverlap = true
 	ref := NewSolver(cert)
 	pairs := pointyOverlaps(1000, 1)
-	for _, probeOnly := range []bool{false, true} {
-		sv := NewSolver(DefaultOptions())
-		sv.probeOnly = probeOnly
+	for _, mode := range checkModes {
+		sv := pointySolver(Implicit, mode)
 		checked, certified := 0, 0
 		for i, p := range pairs {
 			got := sv.Query(&p[0], &p[1])
@@ -190,11 +177,11 @@ func TestProbeSweep(t *testing.T) {
 				// (A sample against the independent reference: the
 				// polytope's proof is the solver's own.)
 				if certified%10 == 0 && !checkAgainstReference(t, &p[0], &p[1], got, fmt.Sprintf("pair %d", i)) {
-					t.Errorf("%s, pair %d: certified %.12g disagrees with the reference search", modeName(probeOnly), i, got.Distance)
+					t.Errorf("%s, pair %d: certified %.12g disagrees with the reference search", mode, i, got.Distance)
 				}
 				continue
 			}
-			if !probeOnly {
+			if mode == withPolytope {
 				t.Errorf("pair %d: %.12g %v not certified", i, got.Distance, got.Status)
 			}
 			want := ref.Query(&p[0], &p[1])
@@ -203,13 +190,13 @@ func TestProbeSweep(t *testing.T) {
 			}
 			checked++
 			if math.Abs(got.Distance-want.Distance) > 1e-9 {
-				t.Errorf("%s, pair %d: %.12g %v, the polytope's %.12g", modeName(probeOnly), i, got.Distance, got.Status, want.Distance)
+				t.Errorf("%s, pair %d: %.12g %v, the polytope's %.12g", mode, i, got.Distance, got.Status, want.Distance)
 			}
 		}
-		if probeOnly && checked < 200 || !probeOnly && certified < 500 {
-			t.Fatalf("%s: only %d overlaps checked, %d certified", modeName(probeOnly), checked, certified)
+		if mode == withProbe && checked < 200 || mode == withPolytope && certified < 500 {
+			t.Fatalf("%s: only %d overlaps checked, %d certified", mode, checked, certified)
 		}
-		t.Logf("%s: %d overlaps certified, %d checked against the polytope", modeName(probeOnly), certified, checked)
+		t.Logf("%s: %d overlaps certified, %d checked against the polytope", mode, certified, checked)
 	}
 }
 
@@ -324,9 +311,16 @@ const (
 	withNeither
 )
 
-// pointySolver is the default solver checking pointy overlaps as mode says.
-func pointySolver(mode pointyMode) *Solver {
-	sv := NewSolver(DefaultOptions())
+func (p pointyMode) String() string {
+	return [...]string{"polytope", "probe only", "neither"}[p]
+}
+
+// pointySolver is the default solver in scheme m, checking pointy
+// overlaps as mode says.
+func pointySolver(m Method, mode pointyMode) *Solver {
+	opt := DefaultOptions()
+	opt.Method = m
+	sv := NewSolver(opt)
 	sv.probeOnly = mode != withPolytope
 	sv.noProbe = mode == withNeither
 	return sv
@@ -348,7 +342,7 @@ func BenchmarkQueryPointyOverlapWarmProbe(b *testing.B)   { benchPointyWarm(b, w
 func BenchmarkQueryPointyOverlapWarmNoProbe(b *testing.B) { benchPointyWarm(b, withNeither) }
 
 func benchPointyWarm(b *testing.B, mode pointyMode) {
-	benchWarmLoop(b, pointySolver(mode), pointyOverlaps(200, 2), benchMotion)
+	benchWarmLoop(b, pointySolver(Implicit, mode), pointyOverlaps(200, 2), benchMotion)
 }
 
 // taperedPointyOverlaps are pointyOverlaps with convex tapered shapes
@@ -377,19 +371,19 @@ func taperedPointyOverlaps(n int, seed uint64) [][2]geom.Body {
 // probe alone (...Probe, ...WarmProbe): the costliest pointy pairs, whose
 // supports are numeric, cold and with sovviz bench's warm motion.
 func BenchmarkQueryTaperedPointyOverlap(b *testing.B) {
-	benchCold(b, pointySolver(withPolytope), taperedPointyOverlaps(200, 2))
+	benchCold(b, pointySolver(Implicit, withPolytope), taperedPointyOverlaps(200, 2))
 }
 
 func BenchmarkQueryTaperedPointyOverlapProbe(b *testing.B) {
-	benchCold(b, pointySolver(withProbe), taperedPointyOverlaps(200, 2))
+	benchCold(b, pointySolver(Implicit, withProbe), taperedPointyOverlaps(200, 2))
 }
 
 func BenchmarkQueryTaperedPointyOverlapWarm(b *testing.B) {
-	benchWarmLoop(b, pointySolver(withPolytope), taperedPointyOverlaps(200, 2), benchMotion)
+	benchWarmLoop(b, pointySolver(Implicit, withPolytope), taperedPointyOverlaps(200, 2), benchMotion)
 }
 
 func BenchmarkQueryTaperedPointyOverlapWarmProbe(b *testing.B) {
-	benchWarmLoop(b, pointySolver(withProbe), taperedPointyOverlaps(200, 2), benchMotion)
+	benchWarmLoop(b, pointySolver(Implicit, withProbe), taperedPointyOverlaps(200, 2), benchMotion)
 }
 
 // TestPointyBenchAllocs: the pointy benchmarks' timed loops allocate
@@ -422,7 +416,7 @@ func TestPointyBenchAllocs(t *testing.T) {
 // over them (benchCold), which makes the solver's one-time state: the
 // shapes' analyses and the polytope's scratch space.
 func benchPointy(b *testing.B, mode pointyMode) {
-	benchCold(b, pointySolver(mode), pointyOverlaps(200, 2))
+	benchCold(b, pointySolver(Implicit, mode), pointyOverlaps(200, 2))
 }
 
 // TestProbeAnimation animates pointy convex pairs (exponents 1.6–1.95,
@@ -488,15 +482,12 @@ func TestProbeAnimation(t *testing.T) {
 	cert.CertifyOverlap = true
 	refSv := NewSolver(cert)
 	for _, m := range methods {
-		opt := DefaultOptions()
-		opt.Method = m
 		// The same animations with the polytope checking every overlap
 		// (the default: each must be certified) and with the probe only
 		// (probeOnly: the fallback, each answer against the polytope's).
 		var cold, warm [2]*Solver
 		for i := range cold {
-			cold[i], warm[i] = NewSolver(opt), NewSolver(opt)
-			cold[i].probeOnly, warm[i].probeOnly = i == 1, i == 1
+			cold[i], warm[i] = pointySolver(m, checkModes[i]), pointySolver(m, checkModes[i])
 		}
 		var checked, certified, deep [2]int
 		var worst [2]float64
@@ -537,11 +528,11 @@ func TestProbeAnimation(t *testing.T) {
 						if got.res.Certified {
 							certified[i]++
 							if certified[i]%sample == 0 && !checkAgainstReference(t, &a, &b, got.res, "certified") {
-								t.Errorf("%v, %s, sequence %d step %d %s: certified %.12g disagrees with the reference search", m, modeName(i == 1), s, k, got.kind, got.res.Distance)
+								t.Errorf("%v, %s, sequence %d step %d %s: certified %.12g disagrees with the reference search", m, checkModes[i], s, k, got.kind, got.res.Distance)
 							}
 							continue
 						}
-						if i == 0 {
+						if checkModes[i] == withPolytope {
 							t.Errorf("%v sequence %d step %d %s: %.12g %v not certified", m, s, k, got.kind, got.res.Distance, got.res.Status)
 						}
 						if !haveRef {
@@ -553,26 +544,26 @@ func TestProbeAnimation(t *testing.T) {
 						tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
 						checked[i]++
 						if got.res.Distance > ref.Distance+tol {
-							t.Errorf("%v, %s, sequence %d step %d %s: %.12g, shallower than the polytope's proven minimum %.12g", m, modeName(i == 1), s, k, got.kind, got.res.Distance, ref.Distance)
+							t.Errorf("%v, %s, sequence %d step %d %s: %.12g, shallower than the polytope's proven minimum %.12g", m, checkModes[i], s, k, got.kind, got.res.Distance, ref.Distance)
 						}
 						if e := ref.Distance - got.res.Distance; e > tol {
 							deep[i]++
 							worst[i] = max(worst[i], e)
 							report := t.Errorf
-							if i == 1 && full {
+							if checkModes[i] == withProbe && full {
 								// The probe alone is a search, and the
 								// full sweep finds it missing basins
 								// (docs/contact.md): counted, not failed.
 								report = t.Logf
 							}
-							report("%v, %s, sequence %d step %d %s: %.12g, the polytope's %.12g (%.3g too deep)\na = %+v\nb = %+v", m, modeName(i == 1), s, k, got.kind, got.res.Distance, ref.Distance, e, a, b)
+							report("%v, %s, sequence %d step %d %s: %.12g, the polytope's %.12g (%.3g too deep)\na = %+v\nb = %+v", m, checkModes[i], s, k, got.kind, got.res.Distance, ref.Distance, e, a, b)
 						}
 					}
 				}
 			}
 		}
 		for i := range cold {
-			t.Logf("%v, %s: %d overlapping answers certified; %d uncertified checked, %d too deep (worst %.3g)", m, modeName(i == 1), certified[i], checked[i], deep[i], worst[i])
+			t.Logf("%v, %s: %d overlapping answers certified; %d uncertified checked, %d too deep (worst %.3g)", m, checkModes[i], certified[i], checked[i], deep[i], worst[i])
 		}
 		if checked[1] < seqs || certified[0] < seqs {
 			t.Errorf("%v: only %d answers of the probe checked, %d of the polytope certified", m, checked[1], certified[0])
@@ -687,8 +678,8 @@ func TestPolytopePairNormal(t *testing.T) {
 // bit for bit what the probe alone (Solver.probeOnly) answers.
 func TestPolytopeFallback(t *testing.T) {
 	pairs := pointyOverlaps(120, 3)
-	fb, probe := NewSolver(DefaultOptions()), NewSolver(DefaultOptions())
-	fb.shallowPolytopeFails, probe.probeOnly = true, true
+	fb, probe := NewSolver(DefaultOptions()), pointySolver(Implicit, withProbe)
+	fb.shallowPolytopeFails = true
 	turn := geom.Quat{W: math.Cos(0.005), V: geom.Vec3{0, math.Sin(0.005), 0}}
 	compared, uncertified := 0, 0
 	for i := range pairs {
@@ -720,8 +711,7 @@ func TestPolytopeFallback(t *testing.T) {
 	// Cold pairs where the probe changes the answer (pointyOverlaps(1000,
 	// 1): without it 4 are too deep), so that the cold fallback is seen
 	// to run, witnesses included.
-	neither := NewSolver(DefaultOptions())
-	neither.probeOnly, neither.noProbe = true, true
+	neither := pointySolver(Implicit, withNeither)
 	changed := 0
 	all := pointyOverlaps(1000, 1)
 	for _, i := range []int{55, 584, 795, 918} {

@@ -15,13 +15,8 @@ import (
 // azimuths, n2 zenith steps), with no solver code. Below zero, a point of
 // one body lies inside the other: the bodies overlap.
 func deepestSample(a, b *geom.Body, n1, n2 int) float64 {
-	deep := math.Inf(1)
-	for side := 0; side < 2; side++ {
-		s, o := a, b
-		if side == 1 {
-			s, o = b, a
-		}
-		ts, to := s.Pose.Transform(), o.Pose.Transform()
+	return bothWays(a, b, func(s, o *geom.Body, ts, to geom.Transform) float64 {
+		deep := math.Inf(1)
 		for i := 0; i < n1; i++ {
 			p1 := -math.Pi + 2*math.Pi*float64(i)/float64(n1)
 			for j := 1; j < n2; j++ {
@@ -31,8 +26,15 @@ func deepestSample(a, b *geom.Body, n1, n2 int) float64 {
 				}
 			}
 		}
-	}
-	return deep
+		return deep
+	})
+}
+
+// bothWays is the lesser of f(a, b) and f(b, a), each call given the
+// bodies' transforms: the samples of one surface against the other body,
+// both ways round.
+func bothWays(a, b *geom.Body, f func(s, o *geom.Body, ts, to geom.Transform) float64) float64 {
+	return min(f(a, b, a.Pose.Transform(), b.Pose.Transform()), f(b, a, b.Pose.Transform(), a.Pose.Transform()))
 }
 
 // deepestRaySample is deepestSample with the surface points found along
@@ -42,13 +44,8 @@ func deepestSample(a, b *geom.Body, n1, n2 int) float64 {
 // bare (with e near 0.05 the middle half of a face is the parameters
 // within 1e-6 of its centre's, where sin or cos vanishes).
 func deepestRaySample(a, b *geom.Body, n int) float64 {
-	deep := math.Inf(1)
-	for side := 0; side < 2; side++ {
-		s, o := a, b
-		if side == 1 {
-			s, o = b, a
-		}
-		ts, to := s.Pose.Transform(), o.Pose.Transform()
+	return bothWays(a, b, func(s, o *geom.Body, ts, to geom.Transform) float64 {
+		deep := math.Inf(1)
 		R := 2 * s.Shape.BoundingRadiusFast()
 		for k := 0; k < n; k++ {
 			u := fibonacciDir(k, n)
@@ -57,8 +54,8 @@ func deepestRaySample(a, b *geom.Body, n int) float64 {
 				deep = min(deep, f)
 			}
 		}
-	}
-	return deep
+		return deep
+	})
 }
 
 func refuteBody(a [3]float64, e, t [2]float64, p [3]float64, q [4]float64) geom.Body {
@@ -202,18 +199,13 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 // sliver that the first grid steps over (a review's box-like pair, 1.6e-3
 // deep, looked apart in the parameters alone).
 func refinedDeepest(a, b *geom.Body, n1, n2 int) float64 {
-	deep := math.Inf(1)
 	remap := func(th, e float64) float64 {
 		s, c := math.Sincos(th)
 		sp := func(x float64) float64 { return math.Copysign(math.Pow(math.Abs(x), 1/e), x) }
 		return math.Atan2(sp(s), sp(c))
 	}
-	for side := 0; side < 2; side++ {
-		s, o := a, b
-		if side == 1 {
-			s, o = b, a
-		}
-		ts, to := s.Pose.Transform(), o.Pose.Transform()
+	return bothWays(a, b, func(s, o *geom.Body, ts, to geom.Transform) float64 {
+		deep := math.Inf(1)
 		for mapped := 0; mapped < 2; mapped++ {
 			f := func(p [2]float64) float64 {
 				p1, p2 := p[0], p[1]
@@ -266,8 +258,8 @@ func refinedDeepest(a, b *geom.Body, n1, n2 int) float64 {
 				deep = min(deep, v)
 			}
 		}
-	}
-	return deep
+		return deep
+	})
 }
 
 // Shallow overlaps that the grid of refuteSeparated misses: non-convex

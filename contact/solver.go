@@ -363,17 +363,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				search = sv.warmSearch(m, &pr, &c, res, prev)
 			}
 			if c.valid && !c.separated && sv.checkMTD(&pr, &c) {
-				tp, tq := c.lp, c.lq
-				lower := sv.epaCheck(m, &pr, &c, res)
-				if c.lp != tp || c.lq != tq {
-					// The polytope found another basin, and Newton's pair
-					// from its direction can crawl at a pointy tip, as
-					// in a cold query (TestWarmPolytopePolished: a warm
-					// answer max_iterations where the cold one
-					// converged).
-					sv.polishCusp(m, &pr, &c, res)
-					c.mtdCertified = c.mtdCertified || mtdProven(&pr, &c, lower)
-				}
+				// (Polished as in a cold query: before Newton from the
+				// polytope ran in every scheme, TestWarmPolytopePolished's
+				// pair was answered max_iterations warm without it.)
+				sv.epaPolished(m, &pr, &c, res, c.lp, c.lq)
 				if convex && !c.mtdCertified && probes(&pr) {
 					// The polytope could not close its bounds: search
 					// as before it checked pointy pairs.
@@ -580,27 +573,18 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.fail(&pr, res)
 		return
 	}
-	if !sv.checkMTD(&pr, &best) {
-		// (After every stage: the multi-start's seeds can all stall, and
-		// a later stage find the pair the probe improves on.)
-		sv.probeBasins(m, &pr, &best, res)
-	}
 	if (best.converged || best.slack > 0) && !best.separated && sv.checkMTD(&pr, &best) {
 		// (Nearly stationary unconverged pairs too: review of 2026-11-23,
 		// pointy pairs answered up to 1.7 too deep.)
-		lower := sv.epaCheck(m, &pr, &best, res)
-		// (Its translation, when it wins, is Newton's from the polytope's
-		// pair, which can crawl there too: TestCuspPolishOverlap.)
-		if best.lp != triedP || best.lq != triedQ {
-			sv.polishCusp(m, &pr, &best, res)
-			// A polished pair is as proven as the one it replaced when
-			// the polytope's bound covers it.
-			best.mtdCertified = best.mtdCertified || mtdProven(&pr, &best, lower)
-		}
-		// Where the polytope could not close its bounds, a pointy pair's
-		// basins are still searched.
-		sv.probeBasins(m, &pr, &best, res)
+		sv.epaPolished(m, &pr, &best, res, triedP, triedQ)
 	}
+	// A pointy pair's overlap that the polytope did not certify (it could
+	// not close its bounds, or did not run: probeOnly) is searched for a
+	// better basin. (After every stage: the multi-start's seeds can all
+	// stall, and a later stage find the pair the probe improves on. The
+	// probe only ever makes an answer shallower, which cannot make
+	// checkMTD hold where it did not.)
+	sv.probeBasins(m, &pr, &best, res)
 	if !best.converged {
 		// (Last: a valid unconverged pair is still the stages' above to
 		// finish, the polytope's check among them; a converged pair from
@@ -613,12 +597,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		if best.converged && !best.separated && !best.touch && sv.checkMTD(&pr, &best) {
 			// (A deep overlap it found converged is checked, and a pair
 			// the polytope found polished, as above.)
-			tp, tq := best.lp, best.lq
-			lower := sv.epaCheck(m, &pr, &best, res)
-			if best.lp != tp || best.lq != tq {
-				sv.polishCusp(m, &pr, &best, res)
-				best.mtdCertified = best.mtdCertified || mtdProven(&pr, &best, lower)
-			}
+			sv.epaPolished(m, &pr, &best, res, best.lp, best.lq)
 		}
 	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
