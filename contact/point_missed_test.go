@@ -7,7 +7,7 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// TestPointDistanceMissedFeet holds three wrong converged answers that
+// TestPointDistanceMissedFeet holds four wrong converged answers that
 // TestPointDistanceSweep found (q, from that sweep's reference, is a
 // surface point, so |x − q| bounds the distance): an outside point near the
 // equator of a shape pointy in both exponents, answered 0.440 from the
@@ -19,7 +19,11 @@ import (
 // mirror images in x and y were tried); and a point inside, 0.047 below
 // the nearly flat top face of a shape box-like in e1 (0.079) and pointy in
 // e2 (1.26), answered from a foot 8e-5 off the axis where one 3.4e-4 off it
-// is 2.96e-7 nearer (seed 99 of the sweep).
+// is 2.96e-7 nearer (seed 99 of the sweep); and a point inside, 0.94
+// below the top face of a tapered shape box-like in e1 (0.52) and pointy
+// in e2 (1.70), answered from a foot 0.00111 farther than one 0.62 away,
+// where the four nearest ray samples all lay around the farther foot
+// (SOVVIZ_POINT_SWEEP_SEED=21; nearestRayPoints now spreads them).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	cases := []struct {
 		s    geom.Superovoid
@@ -31,6 +35,8 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 			geom.Vec3{-6.0992941524617983e-05, -0.86938415387405066, 1.476683358925257e-16}, geom.Vec3{-0.00012897090763135661, -0.86945009945104457, 0.34639815149586117}},
 		{geom.Superovoid{A: [3]float64{1.0541335590971033, 0.92768724889418164, 0.52933788366707146}, Eps: [2]float64{0.07852236626557102, 1.2601017806702532}, Taper: [2]float64{0.11746003651235359, -0.15764797085945248}},
 			geom.Vec3{-5.962050391841722e-06, 6.774103162923706e-07, 0.4822748510796746}, geom.Vec3{-5.9622881335741915e-06, 0.000338413619800993, 0.52933635351546937}},
+		{geom.Superovoid{A: [3]float64{1.8642897593710546, 1.7079449815471652, 1.1384192246241747}, Eps: [2]float64{0.51869059732619649, 1.6968004114117921}, Taper: [2]float64{-0.11997823721258793, 0.17672458126119261}},
+			geom.Vec3{0.07853942628927336, -0.16069280860974738, 0.058403534643791485}, geom.Vec3{0.081097233907540353, -0.59111490025151536, 0.89628254415313235}},
 	}
 	poses := []geom.Pose{geom.Identity(), {Position: geom.Vec3{-0.70617623847155109, 2.242932226062706, 2.4190953143426155}, Orientation: geom.Quat{W: 0.19376047814175534, V: geom.Vec3{-0.12102660840839079, -0.3086809776298709, -0.92332306979567436}}}}
 	for i, c := range cases {
@@ -119,5 +125,13 @@ func TestMinimumFootAgainstSampling(t *testing.T) {
 	}
 	if concave < 10 {
 		t.Fatalf("only %d of %d feet on the pear's concave side: the test checks too little", concave, tried)
+	}
+}
+
+// TestRayApart: rayApart is cos √(4π/rayDirs), the spacing of
+// nearestRayPoints' lattice.
+func TestRayApart(t *testing.T) {
+	if want := math.Cos(math.Sqrt(4 * math.Pi / rayDirs)); math.Abs(rayApart-want) > 1e-15 {
+		t.Errorf("rayApart %v, want %v", rayApart, want)
 	}
 }

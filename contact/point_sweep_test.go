@@ -45,8 +45,10 @@ import (
 // rand.NewPCG(2027, 8) in place of (2026, 7) found an inside point on z = 0
 // of a tapered box-like shape answered from the bottom face, the top face's
 // foot 7.96e-6 nearer; and SOVVIZ_POINT_SWEEP_SEED=99 an inside point below
-// a nearly flat face answered 2.96e-7 too far. All three are in
-// TestPointDistanceMissedFeet and answered right since. 1 % of
+// a nearly flat face answered 2.96e-7 too far; SOVVIZ_POINT_SWEEP_SEED=21
+// (2026-12-06) an inside point 0.94 below a broad face answered 0.00111
+// too far (nearestRayPoints' seeds all around the farther of two feet).
+// All four are in TestPointDistanceMissedFeet and answered right since. 1 % of
 // the points were max_iterations, mostly outside and near the planes of
 // pointy shapes (81 of 196 up to 0.052 beyond the reference), until the
 // ridge search and the ring walk (TestPointDistanceTipsAndRidges): none
