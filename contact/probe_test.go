@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"testing"
@@ -391,7 +393,7 @@ func BenchmarkQueryTaperedPointyOverlapWarmProbe(b *testing.B) {
 // polytope's scratch space (epa, 70 kB, made once per solver on its first
 // epaCheck) read as 9 to 73 B/op, depending on b.N. (The bounds leave
 // room for the runtime's own allocations, a few small objects; see
-// TestNoAllocations.)
+// TestNoAllocations, whose precautions it takes too.)
 func TestPointyBenchAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ten benchmarks, 1–2 s each")
@@ -405,9 +407,23 @@ func TestPointyBenchAllocs(t *testing.T) {
 		{"PointyOverlapWarmNoProbe", BenchmarkQueryPointyOverlapWarmNoProbe},
 		{"TaperedPointyOverlap", BenchmarkQueryTaperedPointyOverlap}, {"TaperedPointyOverlapProbe", BenchmarkQueryTaperedPointyOverlapProbe},
 		{"TaperedPointyOverlapWarm", BenchmarkQueryTaperedPointyOverlapWarm}, {"TaperedPointyOverlapWarmProbe", BenchmarkQueryTaperedPointyOverlapWarmProbe}} {
-		r := testing.Benchmark(bench.f)
+		// (Each run after a completed collection cycle and with collection
+		// off, and failing only when three runs in a row allocate: a cycle
+		// ending in the timed loop counted the runtime's own 5,320 B there,
+		// 0 B/op, in 2 of 12 runs under load, 2026-12-06; an allocation of
+		// the solver's recurs in every run.)
+		var r testing.BenchmarkResult
+		for run := 0; run < 3; run++ {
+			runtime.GC()
+			gcPercent := debug.SetGCPercent(-1)
+			r = testing.Benchmark(bench.f)
+			debug.SetGCPercent(gcPercent)
+			if r.MemAllocs <= 4 && r.MemBytes < 4096 {
+				break
+			}
+		}
 		if r.MemAllocs > 4 || r.MemBytes >= 4096 {
-			t.Errorf("BenchmarkQuery%s allocates %d B over %d queries (%d B/op)", bench.name, r.MemBytes, r.N, r.AllocedBytesPerOp())
+			t.Errorf("BenchmarkQuery%s allocates %d B over %d queries (%d B/op), in three runs", bench.name, r.MemBytes, r.N, r.AllocedBytesPerOp())
 		}
 	}
 }
