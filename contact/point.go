@@ -236,17 +236,19 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			}
 			mirrors(bestP)
 			// Rings of surface points around the best foot (16 on each of
-			// three radii, 1e-4 to 1e-2 of the size, in its tangent plane,
+			// four radii, 1e-4 to 1e-2 of the size, in its tangent plane,
 			// onto the surface along rays from the centre), projected from
 			// where nearer: on a nearly flat face feet 3e-4 apart differ
 			// by 1e-7 in distance, and every seed above can land on the
 			// farther one (a point inside below a face box-like in e1 and
-			// pointy in e2 was answered 2.96e-7 too far;
-			// TestPointDistanceMissedFeet).
+			// pointy in e2 was answered 2.96e-7 too far; the centre of a
+			// tapered box-like shape, from a foot 0.0042 off its axis
+			// where one 0.0097 off it, 0.0106 away, is 7.7e-6 nearer,
+			// until the ring at 3e-3: TestPointDistanceMissedFeet).
 			if e, ok := s.Gradient(bestP); ok && e.Grad.Len() > 0 {
 				m := bestP
 				t1, t2 := geom.Householder(e.Grad)
-				for _, rad := range [...]float64{1e-4, 1e-3, 1e-2} {
+				for _, rad := range [...]float64{1e-4, 1e-3, 3e-3, 1e-2} {
 					rr := rad * maxAxis(s)
 					for k := 0; k < 16; k++ {
 						sn, cs := math.Sincos(2 * math.Pi * float64(k) / 16)

@@ -7,7 +7,7 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// TestPointDistanceMissedFeet holds four wrong converged answers that
+// TestPointDistanceMissedFeet holds five wrong converged answers that
 // TestPointDistanceSweep found (q, from that sweep's reference, is a
 // surface point, so |x − q| bounds the distance): an outside point near the
 // equator of a shape pointy in both exponents, answered 0.440 from the
@@ -23,7 +23,11 @@ import (
 // below the top face of a tapered shape box-like in e1 (0.52) and pointy
 // in e2 (1.70), answered from a foot 0.00111 farther than one 0.62 away,
 // where the four nearest ray samples all lay around the farther foot
-// (SOVVIZ_POINT_SWEEP_SEED=21; nearestRayPoints now spreads them).
+// (SOVVIZ_POINT_SWEEP_SEED=21; nearestRayPoints now spreads them); and the
+// centre of a tapered shape box-like in e1 (0.20), answered from a foot
+// on its bottom face 0.0042 off the axis, where one 0.0097 off it (0.0106
+// away, beyond the rings around the foot then, 1e-4 to 1e-2 of the size
+// in steps of ten) is 7.7e-6 nearer (SOVVIZ_POINT_SWEEP_SEED=22).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	cases := []struct {
 		s    geom.Superovoid
@@ -37,6 +41,8 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 			geom.Vec3{-5.962050391841722e-06, 6.774103162923706e-07, 0.4822748510796746}, geom.Vec3{-5.9622881335741915e-06, 0.000338413619800993, 0.52933635351546937}},
 		{geom.Superovoid{A: [3]float64{1.8642897593710546, 1.7079449815471652, 1.1384192246241747}, Eps: [2]float64{0.51869059732619649, 1.6968004114117921}, Taper: [2]float64{-0.11997823721258793, 0.17672458126119261}},
 			geom.Vec3{0.07853942628927336, -0.16069280860974738, 0.058403534643791485}, geom.Vec3{0.081097233907540353, -0.59111490025151536, 0.89628254415313235}},
+		{geom.Superovoid{A: [3]float64{1.986906863889079, 1.882836060406043, 0.71764763937611875}, Eps: [2]float64{0.19951686789855289, 1.1426531204116772}, Taper: [2]float64{0.24761079428619981, 0.2961157917278745}},
+			geom.Vec3{}, geom.Vec3{3.9351393351510392e-09, 0.009729982859831187, -0.71757225880183206}},
 	}
 	poses := []geom.Pose{geom.Identity(), {Position: geom.Vec3{-0.70617623847155109, 2.242932226062706, 2.4190953143426155}, Orientation: geom.Quat{W: 0.19376047814175534, V: geom.Vec3{-0.12102660840839079, -0.3086809776298709, -0.92332306979567436}}}}
 	for i, c := range cases {
