@@ -698,23 +698,28 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	}
 	// A support plane's gap: n·w < 0 for w the support point of a − b
 	// along n (diffSupport) separates the hulls, beyond rounding.
+	apart := false
 	if n := best.nP; n.Len() > 0 {
 		n = n.Normalize() // (unit already; the gap must be a length)
 		if w, lp, lq := diffSupport(pr, n); n.Dot(w) < -pairTol(pr) {
 			sv.supportSeed(m, pr, best, -n.Dot(w), lp, lq, res)
-			// The gap is a lower bound of the distance: an answer within
-			// scanGap of it is left as it is (the scan costs more than the
-			// query), one farther is scanned, below, as if no gap proved
-			// the bodies apart (no point then lies inside both).
-			if sv.noGapScan || !(best.valid && best.separated && best.sd+n.Dot(w) > scanGap*pr.L) {
+			// The gap is a lower bound of the distance: an answer at most
+			// scanGap·L above it is left as it is (the scan costs more than
+			// the query), one farther is scanned, below, as if no gap proved
+			// the bodies apart (no point then lies inside both, and lowSeed
+			// takes no overlapping pair). (supportSeed keeps best valid and
+			// separated; the gap along the first answer's normal bounds a
+			// pair it found too.)
+			if sv.noGapScan || !(best.cmpSD()+n.Dot(w) > scanGap*pr.L) {
 				return true
 			}
+			apart = true
 		}
 	}
 	sv.overlapScans++
 	low := lowPoint{f: math.Inf(1)}
 	if !overlapInsideBoth(pr, &low) {
-		sv.lowSeed(m, pr, best, &low, res)
+		sv.lowSeed(m, pr, best, &low, res, apart)
 		return true
 	}
 	sv.refuted++
@@ -787,7 +792,11 @@ func (sv *Solver) supportSeed(m Method, pr *pair, best *candidate, g float64, lp
 // mark proven (classify) stands only if such a pair replaces best: a
 // candidate refused here, unconverged across a touch, left later stages
 // refusing every separated pair (the same review).
-func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, res *Result) {
+//
+// With apart (the support planes proved the bodies apart) no overlapping
+// pair replaces best: it would be a touch within Newton's tolerance, whose
+// sign the proof contradicts.
+func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, res *Result, apart bool) {
 	if !low.ok || sv.noLowSeed {
 		return
 	}
@@ -804,7 +813,7 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 		return
 	}
 	tol := pairTol(pr)
-	if c.separated && ridgeImproves(pr, &c, best, tol) || !c.separated && best.cmpSD() > lowTouch*max(pr.maxA, pr.maxB) {
+	if c.separated && ridgeImproves(pr, &c, best, tol) || !c.separated && !apart && best.cmpSD() > lowTouch*max(pr.maxA, pr.maxB) {
 		*best = c
 		pr.overlapProven = pr.overlapProven || !c.separated
 		sv.lowSeeds++
@@ -818,16 +827,19 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 // such a pair's witnesses and the other surface.
 const lowTouch = 1e-7
 
-// scanGap is how far, relative to the characteristic length, a separated
-// answer with a non-convex shape may lie above the gap between the hulls'
-// support planes along its normal before refuteSeparated scans for a
-// closer pair although the gap proves the bodies apart. On paper 000's
-// battery (seed 1) the 239 such answers lie at most 0.034 above it, all of
-// them right; in TestNearTouchEndsMinimal's sweep with gaps up to 0.3 and
-// seed 7, pair 1096 (exponents 0.05 to 0.1, tapers ±0.5) was answered
-// 0.267021 apart, converged, 0.17 above its gap, where the reference finds
-// 0.259552, and the scan's lowSeed finds it (TestGapScan). The scan took
-// that query from 1.1 to 2.6 ms.
+// scanGap is how far, in characteristic lengths L, a separated answer
+// with a non-convex shape may lie above the gap between the hulls' support
+// planes along its normal before refuteSeparated scans for a closer pair
+// although the gap proves the bodies apart: the gap is a lower bound of the
+// distance, so an answer left unscanned is at most 0.05·L too far. On paper
+// 000's battery (seed 1) the 239 such answers lie at most 0.034·L above
+// their gaps, all of them right; in TestNearTouchEndsMinimal's sweep with
+// gaps up to 0.3 and seed 7, pair 1096 (exponents 0.05, 0.1 and 0.05, 1.9;
+// tapers ±0.5) was answered 0.267021 apart, converged, 0.17·L above its
+// gap, where the reference finds 0.259552, and the scan's lowSeed finds it
+// (TestGapScan). The scan makes that query 1.7 to 2.2 times slower (go
+// test -run '^$' -bench QueryGapScan ./contact: 2.6 against 1.5 ms, and a
+// review's 1.72 against 0.79 ms, on 2026-12-06).
 const scanGap = 0.05
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
