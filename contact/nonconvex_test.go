@@ -579,8 +579,10 @@ func checkSeparatedAnswer(t *testing.T, a, b *geom.Body, res *Result, ref float6
 	nb, okM := b.Shape.Normal(res.LocalQ)
 	surfaces := okN && okM && ta.Dir(na).Sub(res.Normal).Len() <= 1e-9 && tb.Dir(nb).Sub(res.NormalQ).Len() <= 1e-9
 	if res.dual {
+		// (To 1e-9 of the size, the solver's pairTol.)
+		tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
 		pb, pa := PointDistance(b, res.P), PointDistance(a, res.Q)
-		surfaces = math.Abs(pb.Distance-res.Distance) <= 1e-9 && math.Abs(pa.Distance-res.Distance) <= 1e-9
+		surfaces = math.Abs(pb.Distance-res.Distance) <= tol && math.Abs(pa.Distance-res.Distance) <= tol
 	}
 	if !surfaces || !(u.Sub(res.Normal).Len() <= 1e-6 || off <= 1e-9*L) || res.NormalQ.Add(res.Normal).Len() > 1e-6 {
 		t.Errorf("%s: normals %v, %v (dual %v); surface normals %v, %v; direction of Q − P %v", tag, res.Normal, res.NormalQ, res.dual, ta.Dir(na), tb.Dir(nb), u)

@@ -236,7 +236,7 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			}
 			mirrors(bestP)
 			// Rings of surface points around the best foot (16 on each of
-			// four radii, 1e-4 to 1e-2 of the size, in its tangent plane,
+			// five radii, 1e-4 to 3e-2 of the size, in its tangent plane,
 			// onto the surface along rays from the centre), projected from
 			// where nearer: on a nearly flat face feet 3e-4 apart differ
 			// by 1e-7 in distance, and every seed above can land on the
@@ -244,11 +244,14 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			// pointy in e2 was answered 2.96e-7 too far; the centre of a
 			// tapered box-like shape, from a foot 0.0042 off its axis
 			// where one 0.0097 off it, 0.0106 away, is 7.7e-6 nearer,
-			// until the ring at 3e-3: TestPointDistanceMissedFeet).
+			// until the ring at 3e-3, and a point near the centre of a
+			// flat tapered shape from a foot 0.064 (0.05 of the size)
+			// from one 0.00127 nearer, until the ring at 3e-2:
+			// TestPointDistanceMissedFeet).
 			if e, ok := s.Gradient(bestP); ok && e.Grad.Len() > 0 {
 				m := bestP
 				t1, t2 := geom.Householder(e.Grad)
-				for _, rad := range [...]float64{1e-4, 1e-3, 3e-3, 1e-2} {
+				for _, rad := range [...]float64{1e-4, 1e-3, 3e-3, 1e-2, 3e-2} {
 					rr := rad * maxAxis(s)
 					for k := 0; k < 16; k++ {
 						sn, cs := math.Sincos(2 * math.Pi * float64(k) / 16)
@@ -380,8 +383,8 @@ const (
 // unlike the parameters', nor on the semi-axes' ratios (rays evenly spread
 // in angle met the long sides of a needle 1,450 long, 0.4 by 0.95 across,
 // 10 apart: TestPointDistanceThinParts). The nearest first, then each next
-// nearest whose ray is more than rayApart from those of the points already
-// taken: on a broad, nearly flat face the nearest samples crowd around one
+// nearest whose lattice direction is farther than rayApart from those of the
+// points already taken: on a broad, nearly flat face the nearest samples crowd around one
 // foot, and a point inside, 0.94 below a tapered face box-like in e1 and
 // pointy in e2, was answered from a foot 0.00111 farther than another 0.62
 // away, whose samples were no nearer than the four taken
@@ -429,9 +432,13 @@ func nearestRayPoints(s *geom.Superovoid, x vec) (pts [rayKeep]vec) {
 	return pts
 }
 
-// rayApart is the cosine of the smallest angle between the rays of two
-// points nearestRayPoints returns: cos √(4π/rayDirs), the lattice's
-// spacing, 0.22 rad (TestRayApart checks it against rayDirs).
+// rayApart is the cosine of the angle that the lattice directions (on the
+// unit sphere, before the semi-axes scale them into rays) of two points
+// nearestRayPoints returns must exceed: cos √(4π/rayDirs), about the
+// lattice's spacing, 0.22 rad (TestRayApart checks it against rayDirs).
+// Its nearest neighbours lie 0.19 to 0.22 rad apart, so a point taken
+// excludes only some of them: a wider angle mended one missed foot and
+// lost another (a review of 2026-12-06).
 const rayApart = 0.975556542068376
 
 // rayToSurface is the point of s's surface on the ray from the centre

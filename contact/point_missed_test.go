@@ -7,7 +7,7 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// TestPointDistanceMissedFeet holds five wrong converged answers that
+// TestPointDistanceMissedFeet holds six wrong converged answers that
 // TestPointDistanceSweep found (q, from that sweep's reference, is a
 // surface point, so |x − q| bounds the distance): an outside point near the
 // equator of a shape pointy in both exponents, answered 0.440 from the
@@ -27,7 +27,10 @@ import (
 // centre of a tapered shape box-like in e1 (0.20), answered from a foot
 // on its bottom face 0.0042 off the axis, where one 0.0097 off it (0.0106
 // away, beyond the rings around the foot then, 1e-4 to 1e-2 of the size
-// in steps of ten) is 7.7e-6 nearer (SOVVIZ_POINT_SWEEP_SEED=22).
+// in steps of ten) is 7.7e-6 nearer (SOVVIZ_POINT_SWEEP_SEED=22); and a
+// point near the centre of a flat tapered shape (e 0.22, 1.38), answered
+// from a foot on its bottom face 0.064 from one 0.00127 nearer, beyond the
+// ring at 1e-2 of the size (SOVVIZ_POINT_SWEEP_SEED=25, found by a review).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	cases := []struct {
 		s    geom.Superovoid
@@ -43,6 +46,8 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 			geom.Vec3{0.07853942628927336, -0.16069280860974738, 0.058403534643791485}, geom.Vec3{0.081097233907540353, -0.59111490025151536, 0.89628254415313235}},
 		{geom.Superovoid{A: [3]float64{1.986906863889079, 1.882836060406043, 0.71764763937611875}, Eps: [2]float64{0.19951686789855289, 1.1426531204116772}, Taper: [2]float64{0.24761079428619981, 0.2961157917278745}},
 			geom.Vec3{}, geom.Vec3{3.9351393351510392e-09, 0.009729982859831187, -0.71757225880183206}},
+		{geom.Superovoid{A: [3]float64{1.2638640807536108, 1.250028273374006, 0.44247046172102411}, Eps: [2]float64{0.22136160195891069, 1.3829677572085908}, Taper: [2]float64{-0.018057577339322006, 0.24493670138432133}},
+			geom.Vec3{0.00045640392343822283, -0.0003883287316306176, -0.0007680111684295085}, geom.Vec3{0.00045640416365037156, -0.05965154636637026, -0.43684757766261922}},
 	}
 	poses := []geom.Pose{geom.Identity(), {Position: geom.Vec3{-0.70617623847155109, 2.242932226062706, 2.4190953143426155}, Orientation: geom.Quat{W: 0.19376047814175534, V: geom.Vec3{-0.12102660840839079, -0.3086809776298709, -0.92332306979567436}}}}
 	for i, c := range cases {

@@ -48,8 +48,9 @@ import (
 // a nearly flat face answered 2.96e-7 too far; SOVVIZ_POINT_SWEEP_SEED=21
 // (2026-12-06) an inside point 0.94 below a broad face answered 0.00111
 // too far (nearestRayPoints' seeds all around the farther of two feet),
-// and seed 22 a centre point 7.7e-6 too far (a nearer foot 0.0106 away,
-// between the rings around the foot). All five are in
+// seed 22 a centre point 7.7e-6 too far (a nearer foot 0.0106 away,
+// between the rings around the foot), and seed 25 one 0.00127 too far (a
+// nearer foot 0.064 away, beyond them). All six are in
 // TestPointDistanceMissedFeet and answered right since. 1 % of
 // the points were max_iterations, mostly outside and near the planes of
 // pointy shapes (81 of 196 up to 0.052 beyond the reference), until the

@@ -418,11 +418,13 @@ func TestPointyBenchAllocs(t *testing.T) {
 			gcPercent := debug.SetGCPercent(-1)
 			r = testing.Benchmark(bench.f)
 			debug.SetGCPercent(gcPercent)
-			if r.MemAllocs <= 4 && r.MemBytes < 4096 {
+			if r.N > 0 && r.MemAllocs <= 4 && r.MemBytes < 4096 {
 				break
 			}
 		}
-		if r.MemAllocs > 4 || r.MemBytes >= 4096 {
+		if r.N == 0 {
+			t.Errorf("BenchmarkQuery%s did not run", bench.name)
+		} else if r.MemAllocs > 4 || r.MemBytes >= 4096 {
 			t.Errorf("BenchmarkQuery%s allocates %d B over %d queries (%d B/op), in three runs", bench.name, r.MemBytes, r.N, r.AllocedBytesPerOp())
 		}
 	}
