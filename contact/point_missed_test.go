@@ -32,10 +32,7 @@ import (
 // from a foot on its bottom face 0.064 from one 0.00127 nearer, beyond the
 // ring at 1e-2 of the size (SOVVIZ_POINT_SWEEP_SEED=25, found by a review).
 func TestPointDistanceMissedFeet(t *testing.T) {
-	cases := []struct {
-		s    geom.Superovoid
-		x, q geom.Vec3 // local point, local surface point of the reference
-	}{
+	checkFeet(t, []footCase{
 		{geom.Superovoid{A: [3]float64{1.7923924773455038, 0.43901069850110863, 0.68858727543473752}, Eps: [2]float64{1.8842929575537293, 1.8904317672822346}, Taper: [2]float64{0.11706962688360867, -0.26180744130318911}},
 			geom.Vec3{1.449290931665171, 0.27059622928701954, 0.049337808192975341}, geom.Vec3{1.4066661425759241, 0.1084884003669495, 1.4735067241327779e-06}},
 		{geom.Superovoid{A: [3]float64{0.79444547145916, 1.801231590039249, 0.34641315500274417}, Eps: [2]float64{1.9206962596079573, 0.18129320105672186}, Taper: [2]float64{0.4990007605680763, -0.034478972820917941}},
@@ -48,7 +45,42 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 			geom.Vec3{}, geom.Vec3{3.9351393351510392e-09, 0.009729982859831187, -0.71757225880183206}},
 		{geom.Superovoid{A: [3]float64{1.2638640807536108, 1.250028273374006, 0.44247046172102411}, Eps: [2]float64{0.22136160195891069, 1.3829677572085908}, Taper: [2]float64{-0.018057577339322006, 0.24493670138432133}},
 			geom.Vec3{0.00045640392343822283, -0.0003883287316306176, -0.0007680111684295085}, geom.Vec3{0.00045640416365037156, -0.05965154636637026, -0.43684757766261922}},
-	}
+	})
+}
+
+// TestPointDistanceSwappedFeet holds three wrong converged answers that
+// TestPointDistanceSweep found with SOVVIZ_POINT_SWEEP_SEED=31, inside
+// shapes box-like in e1 (0.13 to 0.24), pointy in e2 (1.13 to 1.36) and
+// nearly symmetric under the swap of x and y (a1 and a2 within 1.3%, or
+// tapers alike): a point on the axis answered from the foot on the x side
+// of the bottom pole, where the one on its y side is 1.9e-5 nearer; a
+// point near the centre answered from the top pole's x side, where the
+// bottom pole's y side is 0.0019 nearer; and a point on the axis 0.058
+// above the bottom pole, answered 2.9e-9 too far (above the sweep's 1e-9
+// of the size). The mirror images in the coordinate planes never reach
+// the other side; their images under the swap do.
+func TestPointDistanceSwappedFeet(t *testing.T) {
+	checkFeet(t, []footCase{
+		{geom.Superovoid{A: [3]float64{0.7912230999874974, 0.78123490574187082, 0.44545272479071119}, Eps: [2]float64{0.12888618678191499, 1.3558774974108516}, Taper: [2]float64{-0.24189342708158024, -0.25272788661537426}},
+			geom.Vec3{6.852157730108388e-17, 9.9746599868666408e-18, -0.016391161720015673}, geom.Vec3{1.0492369727144403e-16, -0.045439023117033066, -0.44217826600679044}},
+		{geom.Superovoid{A: [3]float64{1.237041986766418, 1.6558626234424043, 0.78079472813522044}, Eps: [2]float64{0.1940963778641428, 1.1267309069344831}, Taper: [2]float64{0.10941125314622535, 0.43598245368965982}},
+			geom.Vec3{0.001286114466561853, -0.00085532354917986972, 0.00021161618243030101}, geom.Vec3{0.0012861144665618424, -0.14835354465294034, -0.76434555282854999}},
+		{geom.Superovoid{A: [3]float64{1.9891207287816013, 1.4258561597512207, 0.41809188857742063}, Eps: [2]float64{0.2413437689830859, 1.2578013804070585}, Taper: [2]float64{0.15420819981410383, 0.076829757336479454}},
+			geom.Vec3{-1.5265566588595902e-16, -3.3038063257384565e-09, -0.36013798727084051}, geom.Vec3{-1.4896605498683828e-16, -3.9425286438375958e-05, -0.41809187171139178}},
+	})
+}
+
+// footCase is a local point x and a local surface point q of the
+// reference, nearer than the answer once was: |x − q| bounds the distance.
+type footCase struct {
+	s    geom.Superovoid
+	x, q geom.Vec3
+}
+
+// checkFeet fails each case answered other than converged, on x's side,
+// and no farther than q, at two poses.
+func checkFeet(t *testing.T, cases []footCase) {
+	t.Helper()
 	poses := []geom.Pose{geom.Identity(), {Position: geom.Vec3{-0.70617623847155109, 2.242932226062706, 2.4190953143426155}, Orientation: geom.Quat{W: 0.19376047814175534, V: geom.Vec3{-0.12102660840839079, -0.3086809776298709, -0.92332306979567436}}}}
 	for i, c := range cases {
 		if f, ok := c.s.Residual(c.q); !ok || math.Abs(f) > 1e-15 {
