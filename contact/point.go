@@ -52,7 +52,7 @@ func maxAbs(v vec) float64 { return max(math.Abs(v[0]), math.Abs(v[1]), math.Abs
 // pointy shape's ridges (for a point outside), from the surface points
 // on the six axis-parallel rays from x (for a point inside), from the best
 // foot's mirror images (and theirs under the swap of x and y) and from
-// rings of surface points around it. No
+// rings of surface points around it and around its mirror in z = 0. No
 // answer is a foot with x on its wrong side (outside x along the inward
 // normal, or the reverse): the segment to x crosses the surface nearer,
 // and seeds from there. Where the nearest surface point found is no foot
@@ -259,8 +259,11 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			// flat tapered shape from a foot 0.064 (0.05 of the size)
 			// from one 0.00127 nearer, until the ring at 3e-2:
 			// TestPointDistanceMissedFeet).
-			if e, ok := s.Gradient(bestP); ok && e.Grad.Len() > 0 {
-				m := bestP
+			rings := func(m vec) {
+				e, ok := s.Gradient(m)
+				if !ok || !(e.Grad.Len() > 0) {
+					return
+				}
 				t1, t2 := geom.Householder(e.Grad)
 				for _, rad := range [...]float64{1e-4, 1e-3, 3e-3, 1e-2, 3e-2} {
 					rr := rad * maxAxis(s)
@@ -271,6 +274,20 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 							try(p)
 						}
 					}
+				}
+			}
+			rings(bestP)
+			// And around the best foot's mirror image in z = 0, moved onto
+			// the surface: a taper makes the two sides' feet differ, so
+			// the mirror seeds the other side's basin but can stall at a
+			// pole of a pointy profile, which from inside is no foot
+			// (the point on the axis of a tapered shape box-like in e1
+			// and pointy in e2 was answered from the top pole's foot,
+			// 6.6e-4 off the axis, where one on the bottom side, 0.067
+			// off it, is 7.8e-4 nearer: TestPointDistanceMissedFeet).
+			if bestP[2] != 0 {
+				if m, ok := rayToSurface(s, vec{bestP[0], bestP[1], -bestP[2]}); ok {
+					rings(m)
 				}
 			}
 			// And the mirrors of a foot the rings found: inside a slab

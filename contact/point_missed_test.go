@@ -7,7 +7,7 @@ import (
 	"github.com/sovviz/sovviz/geom"
 )
 
-// TestPointDistanceMissedFeet holds six wrong converged answers that
+// TestPointDistanceMissedFeet holds seven wrong converged answers that
 // TestPointDistanceSweep found (q, from that sweep's reference, is a
 // surface point, so |x − q| bounds the distance): an outside point near the
 // equator of a shape pointy in both exponents, answered 0.440 from the
@@ -30,7 +30,13 @@ import (
 // in steps of ten) is 7.7e-6 nearer (SOVVIZ_POINT_SWEEP_SEED=22); and a
 // point near the centre of a flat tapered shape (e 0.22, 1.38), answered
 // from a foot on its bottom face 0.064 from one 0.00127 nearer, beyond the
-// ring at 1e-2 of the size (SOVVIZ_POINT_SWEEP_SEED=25, found by a review).
+// ring at 1e-2 of the size (SOVVIZ_POINT_SWEEP_SEED=25, found by a review);
+// and a point on the axis of a tapered shape box-like in e1 (0.14) and
+// pointy in e2 (1.17), answered from the wider top pole's foot 6.6e-4 off
+// the axis, where one on the bottom side 0.067 off it is 7.8e-4 nearer:
+// the mirror in z seeded the bottom pole, which from inside is no foot,
+// and only the rings around that mirror reach the bottom's feet
+// (SOVVIZ_POINT_SWEEP_SEED=35).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	checkFeet(t, []footCase{
 		{geom.Superovoid{A: [3]float64{1.7923924773455038, 0.43901069850110863, 0.68858727543473752}, Eps: [2]float64{1.8842929575537293, 1.8904317672822346}, Taper: [2]float64{0.11706962688360867, -0.26180744130318911}},
@@ -45,6 +51,8 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 			geom.Vec3{}, geom.Vec3{3.9351393351510392e-09, 0.009729982859831187, -0.71757225880183206}},
 		{geom.Superovoid{A: [3]float64{1.2638640807536108, 1.250028273374006, 0.44247046172102411}, Eps: [2]float64{0.22136160195891069, 1.3829677572085908}, Taper: [2]float64{-0.018057577339322006, 0.24493670138432133}},
 			geom.Vec3{0.00045640392343822283, -0.0003883287316306176, -0.0007680111684295085}, geom.Vec3{0.00045640416365037156, -0.05965154636637026, -0.43684757766261922}},
+		{geom.Superovoid{A: [3]float64{1.872086820807382, 1.1985060625428574, 0.52308546768790709}, Eps: [2]float64{0.13700355644529555, 1.1716384864602749}, Taper: [2]float64{0.34877803725423984, 0.38658603597846974}},
+			geom.Vec3{-3.4490564291586416e-06, -1.2363478102102591e-05, 4.5987736608592544e-06}, geom.Vec3{-3.4490564291499172e-06, -0.066509975083604372, -0.51804981584779575}},
 	})
 }
 
