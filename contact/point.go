@@ -51,7 +51,8 @@ func maxAbs(v vec) float64 { return max(math.Abs(v[0]), math.Abs(v[1]), math.Abs
 // surface points on rays from the centre, from the nearest points of a
 // pointy shape's ridges (for a point outside), from the surface points
 // on the six axis-parallel rays from x (for a point inside), from the best
-// foot's mirror images (and theirs under the swap of x and y) and from
+// foot's mirror images (and theirs under the swap of x and y, scaled by the
+// semi-axes) and from
 // rings of surface points around it and around its mirror in z = 0. No
 // answer is a foot with x on its wrong side (outside x along the inward
 // normal, or the reverse): the segment to x crosses the surface nearer,
@@ -228,13 +229,15 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			// nearly one: a point inside on z = 0 of a tapered box-like
 			// shape was answered from its bottom face, with the top
 			// face's foot 7.96e-6 nearer (TestPointDistanceMissedFeet).
-			// And those of its image under the swap of x and y (scaled
-			// by the semi-axes), a symmetry where a1 = a2 and tx = ty and
-			// nearly one where they nearly are: on the axis inside such
-			// shapes, box-like in e1 and pointy in e2, points were
-			// answered from the foot on the x side of a pole with the one
-			// on its y side 1.9e-5, 2.9e-9 and (across the centre) 0.0019
-			// nearer (TestPointDistanceSwappedFeet).
+			// And those of its image under the swap of x and y, scaled
+			// by the semi-axes (it maps the surface onto itself where
+			// tx = ty, and feet onto feet where a1 = a2 as well; a foot
+			// beside a pole it takes beside the pole on the other side,
+			// whatever the shape): inside shapes box-like in e1 and
+			// pointy in e2, points on or near the axis were answered from
+			// a foot on the x side of a pole where one on the y side (of
+			// that pole, or across the centre of the other) was 1.9e-5,
+			// 2.9e-9 and 0.0019 nearer (TestPointDistanceSwappedFeet).
 			var mirrored vec
 			mirrors := func(m vec) {
 				mirrored = m

@@ -58,15 +58,16 @@ func TestPointDistanceMissedFeet(t *testing.T) {
 
 // TestPointDistanceSwappedFeet holds three wrong converged answers that
 // TestPointDistanceSweep found with SOVVIZ_POINT_SWEEP_SEED=31, inside
-// shapes box-like in e1 (0.13 to 0.24), pointy in e2 (1.13 to 1.36) and
-// nearly symmetric under the swap of x and y (a1 and a2 within 1.3%, or
-// tapers alike): a point on the axis answered from the foot on the x side
-// of the bottom pole, where the one on its y side is 1.9e-5 nearer; a
-// point near the centre answered from the top pole's x side, where the
-// bottom pole's y side is 0.0019 nearer; and a point on the axis 0.058
-// above the bottom pole, answered 2.9e-9 too far (above the sweep's 1e-9
-// of the size). The mirror images in the coordinate planes never reach
-// the other side; their images under the swap do.
+// shapes box-like in e1 (0.13 to 0.24) and pointy in e2 (1.13 to 1.36):
+// a point on the axis answered from the foot on the x side of the bottom
+// pole, where the one on its y side is 1.9e-5 nearer (a1 and a2 within
+// 1.3%, tapers alike); a point near the centre answered from the top
+// pole's x side, where the bottom pole's y side is 0.0019 nearer; and a
+// point on the axis 0.058 above the bottom pole, answered 2.9e-9 too far
+// (above the sweep's 1e-9 of the size) from its x side. The mirror images
+// in the coordinate planes never reach a pole's y side from its x side;
+// the images under the swap of x and y, scaled by the semi-axes, take a
+// foot beside a pole beside it on the other side, whatever the shape.
 func TestPointDistanceSwappedFeet(t *testing.T) {
 	checkFeet(t, []footCase{
 		{geom.Superovoid{A: [3]float64{0.7912230999874974, 0.78123490574187082, 0.44545272479071119}, Eps: [2]float64{0.12888618678191499, 1.3558774974108516}, Taper: [2]float64{-0.24189342708158024, -0.25272788661537426}},
