@@ -282,8 +282,8 @@ func PointDistance(b *geom.Body, x geom.Vec3) PointResult {
 			rings(bestP)
 			// And around the best foot's mirror image in z = 0, moved onto
 			// the surface: a taper makes the two sides' feet differ, so
-			// the mirror seeds the other side's basin but can stall at a
-			// pole of a pointy profile, which from inside is no foot
+			// the mirror seeds the other side's basin but Newton from it
+			// can stall beside a pole of a pointy profile, short of a foot
 			// (the point on the axis of a tapered shape box-like in e1
 			// and pointy in e2 was answered from the top pole's foot,
 			// 6.6e-4 off the axis, where one on the bottom side, 0.067

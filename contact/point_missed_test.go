@@ -34,8 +34,8 @@ import (
 // and a point on the axis of a tapered shape box-like in e1 (0.14) and
 // pointy in e2 (1.17), answered from the wider top pole's foot 6.6e-4 off
 // the axis, where one on the bottom side 0.067 off it is 7.8e-4 nearer:
-// the mirror in z seeded the bottom pole, which from inside is no foot,
-// and only the rings around that mirror reach the bottom's feet
+// Newton from the mirror in z stalled beside the bottom pole, short of a
+// foot, and only the rings around that mirror reach the bottom's feet
 // (SOVVIZ_POINT_SWEEP_SEED=35).
 func TestPointDistanceMissedFeet(t *testing.T) {
 	checkFeet(t, []footCase{

@@ -52,8 +52,8 @@ import (
 // between the rings around the foot), and seed 25 one 0.00127 too far (a
 // nearer foot 0.064 away, beyond them). All six are in
 // TestPointDistanceMissedFeet and answered right since. Seed 31 found
-// three inside points answered from the x side of a pole where its y side
-// is nearer, by up to 0.0019 (TestPointDistanceSwappedFeet), and seed 35
+// three inside points answered from the x side of a pole where a y side
+// (of that pole, or of the other) is nearer, by up to 0.0019 (TestPointDistanceSwappedFeet), and seed 35
 // a point on the axis answered from the top pole's foot where one beside
 // the bottom pole is 7.8e-4 nearer (TestPointDistanceMissedFeet): both
 // answered right since (2026-12-06). 1 % of
