@@ -52,8 +52,8 @@ func maxAbs(v vec) float64 { return max(math.Abs(v[0]), math.Abs(v[1]), math.Abs
 // pointy shape's ridges (for a point outside), from the surface points
 // on the six axis-parallel rays from x (for a point inside), from the best
 // foot's mirror images (and theirs under the swap of x and y, scaled by the
-// semi-axes) and from
-// rings of surface points around it and around its mirror in z = 0. No
+// semi-axes) and from rings of surface points around it and around its
+// mirror in z = 0. No
 // answer is a foot with x on its wrong side (outside x along the inward
 // normal, or the reverse): the segment to x crosses the surface nearer,
 // and seeds from there. Where the nearest surface point found is no foot
