@@ -549,22 +549,17 @@ func TestNoAllocations(t *testing.T) {
 	// take (the searches), recurs in every run.
 	var allocs, searches uint64
 	k := 1
-	for run := 0; run < 3; run++ {
+	quietRuns(func() bool {
 		var m0, m1 runtime.MemStats
 		s0 := sv.researched
-		runtime.GC()
-		gcPercent := debug.SetGCPercent(-1)
 		runtime.ReadMemStats(&m0)
 		for end := k + 400; k < end; k++ {
 			step(k)
 		}
 		runtime.ReadMemStats(&m1)
-		debug.SetGCPercent(gcPercent)
 		allocs, searches = m1.Mallocs-m0.Mallocs, uint64(sv.researched-s0)
-		if allocs == 0 {
-			break
-		}
-	}
+		return allocs == 0
+	})
 	if allocs != 0 {
 		t.Errorf("400 moving warm queries (%d searches) allocate %d times, in each of three runs", searches, allocs)
 	}
@@ -836,17 +831,29 @@ func TestQueryNilOptions(t *testing.T) {
 // run; see TestNoAllocations' warm loop.)
 func steadyMallocs(loop func()) uint64 {
 	var n uint64
-	for run := 0; run < 3; run++ {
+	quietRuns(func() bool {
 		var m0, m1 runtime.MemStats
-		runtime.GC()
-		gcPercent := debug.SetGCPercent(-1)
 		runtime.ReadMemStats(&m0)
 		loop()
 		runtime.ReadMemStats(&m1)
+		n = m1.Mallocs - m0.Mallocs
+		return n == 0
+	})
+	return n
+}
+
+// quietRuns calls run after a completed collection cycle with collection
+// off, up to three times, until it reports true: the allocation tests'
+// protocol against the runtime's own allocations (TestNoAllocations' warm
+// loop says why).
+func quietRuns(run func() bool) {
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		gcPercent := debug.SetGCPercent(-1)
+		ok := run()
 		debug.SetGCPercent(gcPercent)
-		if n = m1.Mallocs - m0.Mallocs; n == 0 {
-			break
+		if ok {
+			return
 		}
 	}
-	return n
 }

@@ -414,9 +414,9 @@ const (
 // unlike the parameters', nor on the semi-axes' ratios (rays evenly spread
 // in angle met the long sides of a needle 1,450 long, 0.4 by 0.95 across,
 // 10 apart: TestPointDistanceThinParts). The nearest first, then each next
-// nearest whose lattice direction is farther than rayApart from those of the
-// points already taken: on a broad, nearly flat face the nearest samples crowd around one
-// foot, and a point inside, 0.94 below a tapered face box-like in e1 and
+// nearest whose lattice direction is farther than rayApart from those of
+// the points already taken: on a broad, nearly flat face the nearest
+// samples crowd around one foot, and a point inside, 0.94 below a tapered face box-like in e1 and
 // pointy in e2, was answered from a foot 0.00111 farther than another 0.62
 // away, whose samples were no nearer than the four taken
 // (TestPointDistanceMissedFeet). Rays whose point does not settle are

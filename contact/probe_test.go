@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"testing"
@@ -413,15 +411,10 @@ func TestPointyBenchAllocs(t *testing.T) {
 		// 0 B/op, in 2 of 12 runs under load, 2026-12-06; an allocation of
 		// the solver's recurs in every run.)
 		var r testing.BenchmarkResult
-		for run := 0; run < 3; run++ {
-			runtime.GC()
-			gcPercent := debug.SetGCPercent(-1)
+		quietRuns(func() bool {
 			r = testing.Benchmark(bench.f)
-			debug.SetGCPercent(gcPercent)
-			if r.N > 0 && r.MemAllocs <= 4 && r.MemBytes < 4096 {
-				break
-			}
-		}
+			return r.N > 0 && r.MemAllocs <= 4 && r.MemBytes < 4096
+		})
 		if r.N == 0 {
 			t.Errorf("BenchmarkQuery%s did not run", bench.name)
 		} else if r.MemAllocs > 4 || r.MemBytes >= 4096 {
