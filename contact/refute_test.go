@@ -561,6 +561,32 @@ func TestLowSeedKeepsRightAnswers(t *testing.T) {
 	}
 }
 
+// TestLowSeedApart: lowSeed's guard for a pair the support planes proved
+// apart. Its Newton run from a point of a inside b converges to an
+// overlapping pair; that pair replaces a separated best clearly farther
+// apart (here a made-up 0.5) only without the proof. With it such a pair
+// can only be a touch within Newton's tolerance, and the proof says which
+// side of zero the bodies are: best stays.
+func TestLowSeedApart(t *testing.T) {
+	a := geom.Body{Shape: geom.Sphere(1), Pose: geom.Identity()}
+	b := geom.Body{Shape: geom.Sphere(1), Pose: geom.Pose{Position: geom.Vec3{1.99, 0, 0}, Orientation: geom.Quat{W: 1}}}
+	for _, apart := range []bool{false, true} {
+		sv := NewSolver(DefaultOptions())
+		pr := analysedPair(sv, &a, &b)
+		best := candidate{valid: true, separated: true, converged: true, sd: 0.5}
+		low := lowPoint{side: 0, p: [2]float64{0, 0}, f: -0.01, ok: true} // a's point (1, 0, 0), 0.01 inside b
+		var res Result
+		sv.lowSeed(Implicit, &pr, &best, &low, &res, apart)
+		replaced := best.sd != 0.5
+		if replaced == apart || sv.lowSeeds != map[bool]int{false: 1, true: 0}[apart] {
+			t.Errorf("apart %v: best %.6g (separated %v), lowSeeds %d; want it replaced only without the proof", apart, best.sd, best.separated, sv.lowSeeds)
+		}
+		if !apart && (best.separated || math.Abs(best.sd+0.01) > 1e-9) {
+			t.Errorf("without the proof: best %.9g (separated %v), want the overlap −0.01", best.sd, best.separated)
+		}
+	}
+}
+
 // TestSupportSeed: pair 87 of TestWidePlacedPairs drawn with
 // SOVVIZ_SWEEP_SEED=14, a box-like tapered shape (e 0.16, 0.15; tx 0.31,
 // ty 0.03, a dip near its equator) and a tapered rounded one. The

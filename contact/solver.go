@@ -795,8 +795,8 @@ func (sv *Solver) supportSeed(m Method, pr *pair, best *candidate, g float64, lp
 //
 // With apart (the support planes proved the bodies apart) no overlapping
 // pair replaces best: it would be a touch within Newton's tolerance, whose
-// sign the proof contradicts. (A guard from a review's reading: no test
-// reaches that case.)
+// sign the proof contradicts. (A guard from a review's reading: no sweep
+// has met that case; TestLowSeedApart holds the guard.)
 func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, res *Result, apart bool) {
 	if !low.ok || sv.noLowSeed {
 		return
