@@ -633,6 +633,56 @@ func TestGapScan(t *testing.T) {
 	}
 }
 
+// TestHullRescueChartedFeet: pairs 841 (seed 7) and 1407 (seed 8) of
+// TestNearTouchEndsMinimal's sweep with gaps up to 0.3, where every start
+// stalls and hullRescue walks the radial points down by alternating
+// projections (surfacePair). 841 is a pointy tip (e 0.05, 1.95) against a
+// pointy ridge (e 1.95, 1.9), 1407 a pointy ridge (e 1.95, 1.95) against a
+// box-like shape's pointy equator (e 0.1, 1.95). Their feet lie on the
+// ridges, where projectPoint's Newton fails and the parametric grid search
+// ended the walk: answered 2.4e-4 and 9.4e-4 too far, max_iterations. In
+// the ridges' chart (projectPointCharted) the walk reaches the closest
+// pairs; Newton converges from 1407's, and 841's (at the tip) is answered
+// as the walk's unconverged pair, a true distance of surface points.
+func TestHullRescueChartedFeet(t *testing.T) {
+	pairs := []struct {
+		name      string
+		a, b      geom.Body
+		converged bool
+	}{
+		{"841",
+			refuteBody([3]float64{0.23682942846452057, 1.6383833588912544, 0.2013409694528955}, [2]float64{0.05, 1.95}, [2]float64{0, -0.5}, [3]float64{0, 0, 0}, [4]float64{-0.7583303142489233, 0.09926847455223195, 0.633579982771302, -0.116864493678443}),
+			refuteBody([3]float64{0.5277286641152702, 0.3710861564441852, 0.2677307834764112}, [2]float64{1.95, 1.9}, [2]float64{-0.5, 0}, [3]float64{-0.562398977652985, -0.01138423776618739, 0.10996929940660119}, [4]float64{-0.3809379365073176, -0.20295707008285102, -0.8452484155794947, -0.315039413714039}),
+			false},
+		{"1407",
+			refuteBody([3]float64{0.102249116375184, 0.31544109377107643, 1.1549019165174965}, [2]float64{1.95, 1.95}, [2]float64{0.3839436966644715, -0.5}, [3]float64{0, 0, 0}, [4]float64{-0.7288220277995794, -0.5832063982501247, 0.35753572311561516, 0.029273802800803377}),
+			refuteBody([3]float64{1.4567278749472639, 1.5927232717650128, 0.15090760867977154}, [2]float64{0.1, 1.95}, [2]float64{0, 0}, [3]float64{-0.5254835011989263, 1.0833897023442032, 1.1246447379133777}, [4]float64{0.950265668848596, 0.2088740322474754, -0.13884637620770474, 0.18463066125213196}),
+			true},
+	}
+	for _, p := range pairs {
+		ref := refMinDistance(&p.a, &p.b)
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			r := Query(&p.a, &p.b, &opt)
+			if math.Abs(r.Distance-ref) > 1e-9 || r.Status == Failed || p.converged && r.Status != Converged {
+				t.Errorf("pair %s %v: %v %.12f, reference %.12f", p.name, m, r.Status, r.Distance, ref)
+				continue
+			}
+			// The answer's points are on the surfaces, as far apart as it says.
+			if d := r.Q.Sub(r.P).Len(); math.Abs(d-r.Distance) > 1e-12 {
+				t.Errorf("pair %s %v: |Q − P| %.15g, distance %.15g", p.name, m, d, r.Distance)
+			}
+			ta, tb := p.a.Pose.Transform(), p.b.Pose.Transform()
+			fa, _ := p.a.Shape.Residual(ta.InvPoint(r.P))
+			fb, _ := p.b.Shape.Residual(tb.InvPoint(r.Q))
+			if math.Abs(fa) > 1e-10 || math.Abs(fb) > 1e-10 {
+				t.Errorf("pair %s %v: points off the surfaces, residuals %.3g, %.3g", p.name, m, fa, fb)
+			}
+		}
+	}
+}
+
 // BenchmarkQueryGapScan times gapScanPair's cold query with the scan
 // (Scan) and without (NoScan).
 func BenchmarkQueryGapScan(b *testing.B) {
