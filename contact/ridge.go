@@ -83,7 +83,8 @@ type ridgeSeed struct {
 
 // ridgeSearch samples the ridges of each pointy shape of the pair, ranks
 // the samples by their radial distance from the other body, computes the
-// feet on the other surface of the best ridgeRanked (projectPoint, else
+// feet on the other surface of the best ridgeRanked, the poles among them
+// whatever their rank (projectPoint, else
 // along the ray from the centre), and solves from the ridgeStarts whose
 // feet are nearest (inside the other body first): the sample and its foot,
 // in the chart of the pointy coordinates (cuspPolish; the sample's own
@@ -107,6 +108,13 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		}
 		top[k] = s
 	}
+	// The poles are ranked by their feet whatever their radial estimate,
+	// which can put a tip near a flat body's face behind every other
+	// sample: from the centre of a plate 0.22 thick the ray through a tip
+	// 0.168 from its face meets the surface far from the foot, and the tip
+	// ranked below the 32 kept (TestRidgeSearchRanksPoles).
+	var tips [4]ridgeSeed
+	nTips := 0
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
 		if side == 1 {
@@ -116,7 +124,12 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			x := s.Point(p1, p2)
 			in := to.InvPoint(ts.Point(x))
 			if d, ok := o.RadialDistance(in); ok && !math.IsNaN(d) {
-				keep(ridgeSeed{d: d, side: side, own: x, in: in, tip: math.Abs(p2) == math.Pi/2})
+				sd := ridgeSeed{d: d, side: side, own: x, in: in, tip: math.Abs(p2) == math.Pi/2}
+				keep(sd)
+				if sd.tip && nTips < len(tips) {
+					tips[nTips] = sd
+					nTips++
+				}
 			}
 		}
 		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
@@ -144,6 +157,27 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 					continue
 				}
 				sample(-math.Pi+2*math.Pi*float64(k)/(4*ridgeSamples), 0)
+			}
+		}
+	}
+	// Poles ranked out take the last places that hold no pole.
+	for _, tp := range tips[:nTips] {
+		in := false
+		for i := 0; i < nt && !in; i++ {
+			in = top[i].tip && top[i].side == tp.side && top[i].own == tp.own
+		}
+		if in {
+			continue
+		}
+		if nt < len(top) {
+			top[nt] = tp
+			nt++
+			continue
+		}
+		for i := nt - 1; i >= 0; i-- {
+			if !top[i].tip {
+				top[i] = tp
+				break
 			}
 		}
 	}

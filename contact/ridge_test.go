@@ -494,6 +494,37 @@ func TestRidgeSearchRanking(t *testing.T) {
 	atReference(t, &a, &b, 0.1717, "the corner against the face", nil)
 }
 
+// TestRidgeSearchRanksPoles: pair 1184 of TestNearTouchEndsMinimal's
+// sweep with gaps up to 0.3 and seed 9. a (e 1.9, 1.95, tapers ∓0.5) has
+// its top tip 0.16835 from a sloping face of b, a plate 0.22 thick (e 0.05,
+// 1.9). Every scheme converged, uncertified, on a's ridge 0.18018 apart:
+// from b's centre the ray through the tip meets b's surface far from the
+// tip's foot, so the tip ranked below the 32 ridge samples whose feet
+// ridgeSearch computes. Poles are now always among them, and the answer
+// is the tip's pair. The independent check is the point distance from the
+// tip (PointDistance, whose own checks are dense samples): dense sampling
+// of both surfaces (refMinDistance) stops 4.2e-7 short of the tip, where
+// its parameters are singular.
+func TestRidgeSearchRanksPoles(t *testing.T) {
+	a := refuteBody([3]float64{0.4971430108195201, 1.1531877453020973, 1.1230967960878406}, [2]float64{1.9, 1.95}, [2]float64{-0.5, 0.5}, [3]float64{0, 0, 0}, [4]float64{0.17474928124904351, -0.2591942578380311, -0.2977949963961974, 0.9019973201335599})
+	b := refuteBody([3]float64{1.9385482425029725, 1.5174562135226306, 0.2175920152809045}, [2]float64{0.05, 1.9}, [2]float64{0, 0.14216476747092666}, [3]float64{-0.951741265434714, -0.24355207265073164, -0.23804024826097064}, [4]float64{0.48830208427465943, 0.32272708698979474, -0.5743407311990332, -0.572312000836838})
+	ta := a.Pose.Transform()
+	tip := ta.Point(geom.Vec3{0, 0, a.Shape.A[2]})
+	pd := PointDistance(&b, tip)
+	ref := refMinDistance(&a, &b)
+	if pd.Status != Converged || !(pd.Distance < 0.1684) || !(pd.Distance <= ref) {
+		t.Fatalf("the tip is %.12f (%v) from b, dense sampling %.12f: the pair no longer tests the poles' ranking", pd.Distance, pd.Status, ref)
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(&a, &b, &opt)
+		if r.Status != Converged || math.Abs(r.Distance-pd.Distance) > 1e-9 || r.P.Sub(tip).Len() > 1e-9 {
+			t.Errorf("%v: %v %.12f, P %.3g from the tip; the tip is %.12f from b", m, r.Status, r.Distance, r.P.Sub(tip).Len(), pd.Distance)
+		}
+	}
+}
+
 // atReference checks a and b, which dense sampling must find closer than
 // below (else the pair is no longer the one named what), in every scheme
 // against that reference from both sides (separatedInEveryScheme) and
