@@ -498,9 +498,10 @@ func TestLowSeed(t *testing.T) {
 // of them converged, uncertified), and one of those hid an overlap; now
 // none of its 754 is. SOVVIZ_NEAR_ENDS_GAP and SOVVIZ_NEAR_ENDS_SEED change
 // the gap's bound and the draw's seed (3): with a gap up to 0.3 and seed 7
-// the sweep found 2 of 712 separated answers too far apart; since scanGap,
-// only one: pair 841 (max_iterations, 2.4e-4 too far), a known limit
-// (docs/contact.md). The other is TestGapScan's.
+// the sweep found 2 of 712 separated answers too far apart: TestGapScan's
+// and pair 841 (max_iterations, 2.4e-4 too far), now
+// TestHullRescueChartedFeet's with pair 1407 of seed 8; seed 9's pair 1184
+// is TestRidgeSearchRanksPoles'.
 func TestNearTouchEndsMinimal(t *testing.T) {
 	n := 20
 	if os.Getenv("SOVVIZ_NEAR_ENDS_SWEEP") == "1" {
