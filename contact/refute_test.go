@@ -578,8 +578,11 @@ func TestLowSeedApart(t *testing.T) {
 		low := lowPoint{side: 0, p: [2]float64{0, 0}, f: -0.01, ok: true} // a's point (1, 0, 0), 0.01 inside b
 		var res Result
 		sv.lowSeed(Implicit, &pr, &best, &low, &res, apart)
-		replaced := best.sd != 0.5
-		if replaced == apart || sv.lowSeeds != map[bool]int{false: 1, true: 0}[apart] {
+		want := 1 // (lowSeeds counts the replacements)
+		if apart {
+			want = 0
+		}
+		if replaced := best.sd != 0.5; replaced == apart || sv.lowSeeds != want {
 			t.Errorf("apart %v: best %.6g (separated %v), lowSeeds %d; want it replaced only without the proof", apart, best.sd, best.separated, sv.lowSeeds)
 		}
 		if !apart && (best.separated || math.Abs(best.sd+0.01) > 1e-9) {

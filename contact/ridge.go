@@ -21,11 +21,13 @@ import (
 const ridgeSamples = 24
 
 // ridgeStarts is the number of ridge samples polished: the nearest to the
-// other surface of the ridgeRanked nearest by the radial estimate.
+// other surface of the ridgeRanked nearest by the radial estimate and the
+// poles.
 const ridgeStarts = 6
 
 // ridgeRanked is the number of ridge samples, nearest by the radial
-// estimate, whose exact feet on the other surface are computed. The radial
+// estimate, whose exact feet on the other surface are computed (the
+// poles' feet are computed besides, whatever their rank). The radial
 // estimate is poor for tapered and elongated shapes: the samples that led
 // to the closest pairs of a sweep's misses (a section's corner against a
 // face) ranked 16th and 30th by it and first by their feet
@@ -83,22 +85,21 @@ type ridgeSeed struct {
 
 // ridgeSearch samples the ridges of each pointy shape of the pair, ranks
 // the samples by their radial distance from the other body, computes the
-// feet on the other surface of the best ridgeRanked, the poles among them
-// whatever their rank (projectPoint, else
-// along the ray from the centre), and solves from the ridgeStarts whose
-// feet are nearest (inside the other body first): the sample and its foot,
-// in the chart of the pointy coordinates (cuspPolish; the sample's own
-// coordinate on its ridge's plane always needs it). A converged pair
-// replaces best when it improves on it (ridgeImproves); it reports whether
-// one did.
+// feet on the other surface of the best ridgeRanked and of the poles
+// (projectPoint, else along the ray from the centre), and solves from the
+// ridgeStarts whose feet are nearest (inside the other body first): the
+// sample and its foot, in the chart of the pointy coordinates (cuspPolish;
+// the sample's own coordinate on its ridge's plane always needs it). A
+// converged pair replaces best when it improves on it (ridgeImproves); it
+// reports whether one did.
 func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) (replaced bool) {
-	var top [ridgeRanked]ridgeSeed
+	var top [ridgeRanked + 4]ridgeSeed // (and up to four poles after them)
 	nt := 0
 	keep := func(s ridgeSeed) {
-		if nt == len(top) && !(s.d < top[nt-1].d) {
+		if nt == ridgeRanked && !(s.d < top[nt-1].d) {
 			return
 		}
-		if nt < len(top) {
+		if nt < ridgeRanked {
 			nt++
 		}
 		k := nt - 1
@@ -112,7 +113,9 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 	// which can put a tip near a flat body's face behind every other
 	// sample: from the centre of a plate 0.22 thick the ray through a tip
 	// 0.168 from its face meets the surface far from the foot, and the tip
-	// ranked below the 32 kept (TestRidgeSearchRanksPoles).
+	// ranked below the 32 kept (TestRidgeSearchRanksPoles). They are kept
+	// after the ranked samples rather than in their places: a section's
+	// corner ranked 30th (TestRidgeSearchRanking).
 	var tips [4]ridgeSeed
 	nTips := 0
 	for side := 0; side < 2; side++ {
@@ -160,25 +163,15 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			}
 		}
 	}
-	// Poles ranked out take the last places that hold no pole.
+	// Poles ranked out follow the ranked samples.
 	for _, tp := range tips[:nTips] {
-		in := false
-		for i := 0; i < nt && !in; i++ {
-			in = top[i].tip && top[i].side == tp.side && top[i].own == tp.own
+		found := false
+		for i := 0; i < nt && !found; i++ {
+			found = top[i].tip && top[i].side == tp.side && top[i].own == tp.own
 		}
-		if in {
-			continue
-		}
-		if nt < len(top) {
+		if !found {
 			top[nt] = tp
 			nt++
-			continue
-		}
-		for i := nt - 1; i >= 0; i-- {
-			if !top[i].tip {
-				top[i] = tp
-				break
-			}
 		}
 	}
 	// Re-rank by the exact distance to the foot (a sample inside the other
@@ -196,7 +189,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			}
 		}
 	}
-	for i := 1; i < nt; i++ { // (insertion sort: nt ≤ 32)
+	for i := 1; i < nt; i++ { // (insertion sort: nt ≤ 36)
 		for k := i; k > 0 && top[k-1].d > top[k].d; k-- {
 			top[k-1], top[k] = top[k], top[k-1]
 		}
