@@ -753,6 +753,51 @@ func TestScanHullDescent(t *testing.T) {
 	}
 }
 
+// TestLowSeedWalk and TestLowSeedTouching: pairs 1320 and 1399 of
+// TestNearTouchEndsMinimal's sweep (gaps up to 2e-9) with seed 34, bodies
+// at the range's ends within about 1e-9 of touching, their hulls
+// overlapping. 1320, a pointy box-like plate (e 0.1, 1.95) against a
+// pointy box-like prism (e 1.95, 0.1), was answered 0.89 apart,
+// max_iterations: Newton from the scan's lowest point failed in every
+// scheme and in the chart; walked down by alternating projections from
+// there and its foot, it converges 1.3e-9 apart. 1399, a pointy shape (e
+// 1.9, 1.95) touching a pointy box-like prism (e 1.9, 0.05; a point of one
+// 7.6e-10 inside the other as a residual), was answered 0.0096 apart,
+// converged: Newton from the lowest point converged 5e-16 apart, but a
+// run had marked an overlap proven, and ridgeImproves refused every
+// separated pair, the separated best's closer rivals too. Every scheme
+// must answer within the sweep's 2e-9 of touching and no farther apart
+// than dense sampling finds (1.8e-8 and 7.2e-13).
+func TestLowSeedWalk(t *testing.T) {
+	a := refuteBody([3]float64{1.6314819421831863, 1.1816260110259074, 0.16705660984492382}, [2]float64{0.1, 1.95}, [2]float64{0, 0.5}, [3]float64{0, 0, 0}, [4]float64{-0.760835494930895, -0.09203152460982053, -0.5055814449313369, -0.3962914970982769})
+	b := refuteBody([3]float64{0.2365400908875874, 0.7260314483428977, 1.8471018219787845}, [2]float64{1.95, 0.1}, [2]float64{0, 0.5}, [3]float64{-0.7880380931026798, -0.7559357319484228, -0.9606923243313045}, [4]float64{0.7071889876631202, 0.17546930770530905, 0.6510017229961776, -0.2128168565631934})
+	touchingInEveryScheme(t, &a, &b, 1e-7)
+}
+
+func TestLowSeedTouching(t *testing.T) {
+	a := refuteBody([3]float64{0.6086906676682855, 1.3192286180965758, 0.5826382808623715}, [2]float64{1.9, 1.95}, [2]float64{0, 0}, [3]float64{0, 0, 0}, [4]float64{-0.3154138930928239, -0.8390336464776551, 0.025892170077715007, 0.44256774809186533})
+	b := refuteBody([3]float64{1.0787728558993377, 1.1584463508156004, 0.6643452595154022}, [2]float64{1.9, 0.05}, [2]float64{0.3958319888839019, -0.5}, [3]float64{1.1136653311147442, 0.22602046942881387, -0.5655202780278556}, [4]float64{-0.14085299194243386, -0.08642871255258702, -0.8202050284472846, 0.5476807679818197})
+	touchingInEveryScheme(t, &a, &b, 1e-11)
+}
+
+// touchingInEveryScheme checks that dense sampling finds a and b within
+// refBelow of touching and that every scheme answers them converged within
+// 2e-9 of touching and no farther apart than dense sampling.
+func touchingInEveryScheme(t *testing.T, a, b *geom.Body, refBelow float64) {
+	t.Helper()
+	ref := refMinDistance(a, b)
+	if !(ref < refBelow) {
+		t.Fatalf("dense sampling finds the bodies %.3g apart: the pair no longer touches", ref)
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		if r := Query(a, b, &opt); r.Status != Converged || math.Abs(r.Distance) > 2e-9 || r.Distance > ref+1e-9 {
+			t.Errorf("%v: %v %.3g, want within 2e-9 of touching and at most dense sampling's %.3g", m, r.Status, r.Distance, ref)
+		}
+	}
+}
+
 // BenchmarkQueryGapScan times gapScanPair's cold query with the scan
 // (Scan) and without (NoScan).
 func BenchmarkQueryGapScan(b *testing.B) {

@@ -836,6 +836,28 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 			c = p
 		}
 	}
+	if !c.valid || !c.converged {
+		// From the low point and its foot on the other surface, walked
+		// down by alternating projections, in the chart: a pointy
+		// box-like plate's face 1.3e-9 from a pointy shape's box-like
+		// ridge, where Newton from the low point itself failed in every
+		// scheme and in the chart, was answered 0.89 apart, max_iterations
+		// (TestLowSeedWalk). (Only in the chart, whose runs must meet every
+		// equation: the schemes' Newton from the walk's pair converged
+		// within 1e-13 of a pointy tip with the normals 2.5e-9 rad off
+		// Q − P, where the tip's pair is answered max_iterations,
+		// TestRidgeSearchTouching.)
+		p, q := lp, lq
+		if low.side == 0 {
+			q, _ = ridgeFoot(pr.b, lq)
+		} else {
+			p, _ = ridgeFoot(pr.a, lp)
+		}
+		w := surfacePair(pr, p, q)
+		if cp, ok := sv.cuspPolish(pr, w.lp, w.lq, res); ok {
+			c = cp
+		}
+	}
 	pr.overlapProven = proven
 	if !c.valid || !c.converged {
 		return
