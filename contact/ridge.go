@@ -114,8 +114,9 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 	// sample: from the centre of a plate 0.22 thick the ray through a tip
 	// 0.168 from its face meets the surface far from the foot, and the tip
 	// ranked below the 32 kept (TestRidgeSearchRanksPoles). They are kept
-	// after the ranked samples rather than in their places: a section's
-	// corner ranked 30th (TestRidgeSearchRanking).
+	// after the ranked samples rather than in their last places, which can
+	// hold the sample that leads to the closest pair (a section's corner
+	// once ranked 30th: TestRidgeSearchRanking's pair).
 	var tips [4]ridgeSeed
 	nTips := 0
 	for side := 0; side < 2; side++ {

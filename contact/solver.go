@@ -889,7 +889,9 @@ const lowTouch = 1e-7
 // gap, where the reference finds 0.259552, and the scan's lowSeed finds it
 // (TestGapScan). The scan makes that query 1.7 to 2.2 times slower (go
 // test -run '^$' -bench QueryGapScan ./contact: 2.6 against 1.5 ms, and a
-// review's 1.72 against 0.79 ms, on 2026-12-06).
+// review's 1.72 against 0.79 ms, on 2026-12-06), and 2.4 to 2.5 times
+// since hullDescent joined it (a review's 1.96–2.02 against 0.80 ms, the
+// host loaded).
 const scanGap = 0.05
 
 // hullRescue answers a pair with a non-convex shape that no start solved,
@@ -1037,12 +1039,16 @@ func (sv *Solver) walkDown(m Method, pr *pair, lp, lq vec, best *candidate, res 
 	if !(c.sd < best.cmpSD()) {
 		return false
 	}
+	// Only a separated pair closer by more than the tolerance: not the same
+	// pair found again by another scheme, nor a converged pair farther than
+	// an unconverged best's points on the surfaces (refuteSeparated calls
+	// this with such a best; review of e508610).
 	goal := best.cmpSD() - pairTol(pr)
 	for _, m2 := range schemesFrom(m) {
-		if sv.trySeed(m2, pr, c.lp, c.lq, best, res) {
+		c2 := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, c.lp, c.lq), res, sv.opt.MaxIter)
+		if c2.separated && c2.cmpSD() < goal && better(&c2, best) { // (a nearly stationary pair too)
+			*best = c2
 			res.Fallback = res.Fallback || m2 != m // (never cleared: an earlier stage may have recovered)
-		}
-		if best.cmpSD() < goal { // (trySeed may keep a nearly stationary pair)
 			return true
 		}
 	}
@@ -1190,7 +1196,8 @@ func minEigen4(A [4][4]float64) (float64, [4]float64) {
 // points of bodies whose hulls are apart (so neither point is inside the
 // other body), after up to boundProjections alternating projections
 // (each point onto its surface, nearest the other point) that each lower
-// the distance. Its normal runs along Q − P.
+// the distance. Its normal runs along Q − P. (lowSeed walks with it where
+// the hulls overlap, and takes only its points, as seeds.)
 func surfacePair(pr *pair, lp, lq vec) candidate {
 	dist := func(lp, lq vec) float64 {
 		dv := worldDiff(pr, lp, lq)
