@@ -674,7 +674,7 @@ func (sv *Solver) startAt(m Method, pr *pair, best *candidate, res *Result, n ve
 		_, lp2, lq2, g2 := supportAscend(pr, n, ascentStep(pr), crawlSteps)
 		if g2 > best.sd {
 			res.Starts-- // the same start, re-seeded
-			c = sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp2, lq2), res, sv.opt.MaxIter)
+			c = sv.solveFromPoints(m, pr, lp2, lq2, res)
 		}
 	}
 	sv.exploring = false
@@ -761,7 +761,7 @@ func (sv *Solver) deepScan(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	sv.explore, sv.exploring = *best, true
-	cand := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, blp, blq), res, sv.opt.MaxIter)
+	cand := sv.solveFromPoints(m, pr, blp, blq, res)
 	sv.exploring = false
 	sv.noteRival(&cand)
 	if better(&cand, best) {

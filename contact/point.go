@@ -416,12 +416,12 @@ const (
 // 10 apart: TestPointDistanceThinParts). The nearest first, then each next
 // nearest whose lattice direction is farther than rayApart from those of
 // the points already taken: on a broad, nearly flat face the nearest
-// samples crowd around one foot, and a point inside, 0.94 below a tapered face box-like in e1 and
-// pointy in e2, was answered from a foot 0.00111 farther than another 0.62
-// away, whose samples were no nearer than the four taken
-// (TestPointDistanceMissedFeet). Rays whose point does not settle are
-// skipped (a zero vector marks an unused slot: the origin is never on the
-// surface).
+// samples crowd around one foot, and a point inside, 0.94 below a tapered
+// face box-like in e1 and pointy in e2, was answered from a foot 0.00111
+// farther than another 0.62 away, whose samples were no nearer than the
+// four taken (TestPointDistanceMissedFeet). Rays whose point does not
+// settle are skipped (a zero vector marks an unused slot: the origin is
+// never on the surface).
 func nearestRayPoints(s *geom.Superovoid, x vec) (pts [rayKeep]vec) {
 	var (
 		dist [rayDirs]float64

@@ -451,7 +451,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 						ran = m2 != c.method
 						continue
 					}
-					c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter)
+					c2 := sv.solveFromPoints(m2, &pr, lp, lq, res)
 					if clearlyBetter(&c2, &best, pairTol(&pr)) {
 						best = c2
 						res.Fallback = true
@@ -471,12 +471,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// box-like one, e 1.95 and 0.05: the implicit scheme failed from
 		// the guess and the multi-start converged 0.254187 apart where the
 		// parametric scheme converges from the guess to 0.253590;
-		// TestGuessSeedAllSchemes). On paper 000's battery it runs for 31
-		// of the 30,000 cold quadtree answers and none of the support
-		// guess's, and changes no answer.
+		// TestGuessSeedAllSchemes). On paper 000's battery it changes no
+		// answer: the dump (SOVVIZ_DUMP=FILE go test -run BatteryDump
+		// ./contact, before and after) differs in the iteration and start
+		// counts of 31 of its 30,000 quadtree lines, none of the support
+		// guess's.
 		lp, lq := sv.localsOf(m, &pr, x0)
 		for _, m2 := range fallbackOrder[m] {
-			c2 := sv.solveFrom(m2, &pr, sv.startFromPoints(m2, &pr, lp, lq), res, sv.opt.MaxIter)
+			c2 := sv.solveFromPoints(m2, &pr, lp, lq, res)
 			if c2.converged && c2.separated && clearlyBetter(&c2, &best, pairTol(&pr)) {
 				best = c2
 				res.Fallback = true
@@ -1045,7 +1047,7 @@ func (sv *Solver) walkDown(m Method, pr *pair, lp, lq vec, best *candidate, res 
 	// this with such a best; review of e508610).
 	goal := best.cmpSD() - pairTol(pr)
 	for _, m2 := range schemesFrom(m) {
-		c2 := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, c.lp, c.lq), res, sv.opt.MaxIter)
+		c2 := sv.solveFromPoints(m2, pr, c.lp, c.lq, res)
 		if c2.separated && c2.cmpSD() < goal && better(&c2, best) { // (a nearly stationary pair too)
 			*best = c2
 			res.Fallback = res.Fallback || m2 != m // (never cleared: an earlier stage may have recovered)
@@ -1932,7 +1934,7 @@ func (sv *Solver) startFromLocal(m Method, pr *pair, prev *Result) [6]float64 {
 func (sv *Solver) fromSeed(m Method, pr *pair, lp, lq vec, res *Result, keep *depthBounds) candidate {
 	var best candidate
 	for _, m2 := range schemesFrom(m) {
-		c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, lp, lq), res, sv.opt.MaxIter)
+		c := sv.solveFromPoints(m2, pr, lp, lq, res)
 		if keep.admits(&c) && (m2 == m || better(&c, &best)) {
 			best = c
 		}
@@ -1943,10 +1945,16 @@ func (sv *Solver) fromSeed(m Method, pr *pair, lp, lq vec, res *Result, keep *de
 	return best
 }
 
+// solveFromPoints runs scheme m from the local points lp, lq with the
+// configured iteration cap.
+func (sv *Solver) solveFromPoints(m Method, pr *pair, lp, lq vec, res *Result) candidate {
+	return sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, sv.opt.MaxIter)
+}
+
 // trySeed runs scheme m from the local points lp, lq and keeps the outcome
 // in best when it is better; it reports whether it was.
 func (sv *Solver) trySeed(m Method, pr *pair, lp, lq vec, best *candidate, res *Result) bool {
-	c := sv.solveFrom(m, pr, sv.startFromPoints(m, pr, lp, lq), res, sv.opt.MaxIter)
+	c := sv.solveFromPoints(m, pr, lp, lq, res)
 	if !better(&c, best) {
 		return false
 	}
@@ -2088,7 +2096,7 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 			return
 		}
 		for _, m2 := range schemesFrom(m) {
-			c := sv.solveFrom(m2, pr, sv.startFromPoints(m2, pr, ends[i].lp, ends[i].lq), res, sv.opt.MaxIter)
+			c := sv.solveFromPoints(m2, pr, ends[i].lp, ends[i].lq, res)
 			if keep(&c, c.valid && c.converged) {
 				return
 			}
