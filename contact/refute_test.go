@@ -722,8 +722,32 @@ func TestGuessSeedAllSchemes(t *testing.T) {
 func TestScanHullDescent(t *testing.T) {
 	a := refuteBody([3]float64{0.16398564035035193, 0.7135800139551183, 0.7311513763178191}, [2]float64{0.1, 1.9}, [2]float64{0.5, -0.2542914763679359}, [3]float64{0, 0, 0}, [4]float64{-0.0923473855599747, 0.08920701969868512, -0.5104547904158174, -0.8502646499521546})
 	b := refuteBody([3]float64{1.376611926470423, 1.0334273022604703, 0.21958540880816477}, [2]float64{0.05, 0.1}, [2]float64{-0.5, 0}, [3]float64{1.2186367354694159, -0.25260956641914534, -0.7970031412475348}, [4]float64{0.59911686844612, -0.12758245979796487, 0.3455927351389581, -0.7108778765121256})
+	nearestInEveryScheme(t, &a, &b, 0.134723751)
+}
+
+// TestRidgeSearchWalk: pair 382 of TestNearTouchEndsMinimal's sweep with
+// gaps up to 0.3 and seed 17: a box-like shape pointy in its section (e
+// 0.05, 1.95; tapers 0.5, −0.5) beside a caved prism pointy in its profile
+// (e 1.95, 0.05; taper −0.5). Every scheme converged 0.217752 apart,
+// uncertified; the ridge search's nearest sample, the prism's equator
+// corner 0.2135 from the other surface, polished to a converged pair
+// 0.2203 apart, uphill. Walked down by alternating projections first, it
+// reaches the crossing of the shape's equator ridge and the prism's ridge
+// on x = 0, 0.208118, which dense sampling misses too (0.211163).
+func TestRidgeSearchWalk(t *testing.T) {
+	a := refuteBody([3]float64{0.7491430636520561, 0.7541813439081044, 0.4189894270219051}, [2]float64{0.05, 1.95}, [2]float64{0.5, -0.5}, [3]float64{0, 0, 0}, [4]float64{0.4165914850134857, -0.3645080406579341, 0.8320148817606661, 0.03656035337298594})
+	b := refuteBody([3]float64{0.19190162750063375, 0.3318257209695633, 0.489970211026035}, [2]float64{1.95, 0.05}, [2]float64{0, -0.5}, [3]float64{0.16219748401798353, 0.21834125292745277, 1.0272270289276018}, [4]float64{0.38033517392966715, -0.059014635814885086, 0.7157194055052623, 0.5827590932921771})
+	nearestInEveryScheme(t, &a, &b, 0.208118436)
+}
+
+// nearestInEveryScheme checks that every scheme answers a, b converged, no
+// farther apart than want and no closer than the hulls, with points on the
+// surfaces, outside the other body, each the other's nearest point
+// (PointDistance both ways).
+func nearestInEveryScheme(t *testing.T, a, b *geom.Body, want float64) {
+	t.Helper()
 	sv := NewSolver(DefaultOptions())
-	pr := analysedPair(sv, &a, &b)
+	pr := analysedPair(sv, a, b)
 	h, ok := gjkSeparated(&pr)
 	if !ok {
 		t.Fatal("the hulls are not apart")
@@ -732,9 +756,9 @@ func TestScanHullDescent(t *testing.T) {
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
-		r := Query(&a, &b, &opt)
-		if r.Status != Converged || !(r.Distance <= 0.134723751) || r.Distance < h.sd-1e-12 {
-			t.Errorf("%v: %v %.12f, want at most 0.134723751 and at least the hulls' %.12f", m, r.Status, r.Distance, h.sd)
+		r := Query(a, b, &opt)
+		if r.Status != Converged || !(r.Distance <= want) || r.Distance < h.sd-1e-12 {
+			t.Errorf("%v: %v %.12f, want at most %.9f and at least the hulls' %.12f", m, r.Status, r.Distance, want, h.sd)
 			continue
 		}
 		fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
@@ -747,7 +771,7 @@ func TestScanHullDescent(t *testing.T) {
 		if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12 {
 			t.Errorf("%v: |Q − P| %.15g, distance %.15g", m, r.Q.Sub(r.P).Len(), r.Distance)
 		}
-		if pq, pp := PointDistance(&b, r.P), PointDistance(&a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
+		if pq, pp := PointDistance(b, r.P), PointDistance(a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
 			t.Errorf("%v: %.12f, but P is %.12f from b and Q %.12f from a", m, r.Distance, pq.Distance, pp.Distance)
 		}
 	}

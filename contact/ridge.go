@@ -221,6 +221,22 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			res.Fallback = true
 			replaced = true
 		}
+		if sd.d > 0 && sd.d < best.cmpSD()-tol {
+			// The sample and its foot are closer than best, but the polish
+			// did not keep it (it converged uphill, to a farther critical
+			// pair, or stalled): walked down by alternating projections
+			// first, then polished in the chart. A pointy box-like shape's
+			// corner 0.2135 from a caved shape's equator, whose polish
+			// converged 0.2203 apart, walks down to the crossing of the two
+			// ridges, 0.2081 (TestRidgeSearchWalk).
+			if w := surfacePair(pr, lp, lq); w.sd < best.cmpSD()-tol {
+				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && c.converged && ridgeImproves(pr, &c, best, tol) {
+					*best = c
+					res.Fallback = true
+					replaced = true
+				}
+			}
+		}
 	}
 	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
 		// No pair converged, and nothing else was found: the first tip
