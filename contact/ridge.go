@@ -225,9 +225,9 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// The sample and its foot are closer than best, but the polish
 			// did not keep it (it converged uphill, to a farther critical
 			// pair, or stalled): walked down by alternating projections
-			// first, then polished in the chart. A pointy box-like shape's
-			// corner 0.2135 from a caved shape's equator, whose polish
-			// converged 0.2203 apart, walks down to the crossing of the two
+			// first, then polished in the chart. A caved prism's equator
+			// corner 0.2135 from a box-like shape, whose polish converged
+			// 0.2203 apart, walks down to the crossing of the two shapes'
 			// ridges, 0.2081 (TestRidgeSearchWalk).
 			if w := surfacePair(pr, lp, lq); w.sd < best.cmpSD()-tol {
 				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && c.converged && ridgeImproves(pr, &c, best, tol) {
