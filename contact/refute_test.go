@@ -740,6 +740,64 @@ func TestRidgeSearchWalk(t *testing.T) {
 	nearestInEveryScheme(t, &a, &b, 0.208118436)
 }
 
+// TestRidgeSearchRays: pair 871 of TestNearTouchEndsMinimal's sweep with
+// gaps up to 0.3 and seed 21 (drawn by the code of 248d02b: the sweep
+// places each pair with the solver's own answer): a shape pointy in its
+// section and box-like in its profile (e 1.95, 0.1) beside a large caved
+// prism (e 1.9, 0.05). Every scheme answered 0.207241, max_iterations, where
+// the ridge on y = 0 of the first and the ridge on x = 0 of the second
+// cross 0.199231 apart. Both ridges run up box-like side walls, which the
+// latitude's even steps left unsampled between the equator and 0.8 of the
+// height; samples along evenly spaced rays from the centre cover them, and
+// the one nearest the other body, 0.2074 apart, farther than the answer,
+// walks down to the crossing.
+func TestRidgeSearchRays(t *testing.T) {
+	a := refuteBody([3]float64{0.2854369220050696, 0.11137705999888388, 0.8547773132743122}, [2]float64{1.95, 0.1}, [2]float64{-0.2736312828834093, 0.5}, [3]float64{0, 0, 0}, [4]float64{0.3810341706676069, 0.6092605001375202, 0.1250716417298016, 0.6840845621638014})
+	b := refuteBody([3]float64{1.2660050608596418, 0.26797091679373697, 1.828662540732498}, [2]float64{1.9, 0.05}, [2]float64{0.5, -0.5}, [3]float64{0.44379578693511706, 1.00162807445012, 0.050177345888671565}, [4]float64{0.3558890143228336, 0.0924667261770952, 0.42491951644852705, 0.8271857823823872})
+	nearestInEveryScheme(t, &a, &b, 0.199230752)
+}
+
+// TestRidgeSearchCorners: pair 961 of the same sweep (seed 21, drawn by
+// the code of 248d02b): a thin shape pointy in both exponents (e 1.9, 1.9)
+// beside a large caved prism (e 1.95, 0.05). Every scheme answered
+// 0.383564 from the shape's corner on x (its tip, 0.1533 from the centre),
+// where its corner on y, 1.06 from the centre, is 0.371447 from the prism.
+// The radial estimate put that corner (0.68 against 0.40) below the 32
+// samples ranked; the section's corners now have their feet computed
+// whatever their rank, as the poles do.
+func TestRidgeSearchCorners(t *testing.T) {
+	a := refuteBody([3]float64{0.15332795111503608, 1.060545878132676, 0.9773070523413812}, [2]float64{1.9, 1.9}, [2]float64{-0.5, 0.5}, [3]float64{0, 0, 0}, [4]float64{-0.33017973739086276, 0.39895846656817047, -0.7630356804363531, 0.3867687078230435})
+	b := refuteBody([3]float64{0.8148795666019977, 1.5147253684473185, 1.8269148632160275}, [2]float64{1.95, 0.05}, [2]float64{0.5, -0.5}, [3]float64{-0.2609482854845864, -1.2158659248104227, -0.2903215542468495}, [4]float64{0.34105226340894645, 0.21680892788490827, 0.08346387320767402, -0.9108847480785945})
+	nearestInEveryScheme(t, &a, &b, 0.371446639)
+}
+
+// TestRidgeSearchTouch: pair 1122 of TestNearTouchEndsMinimal's sweep
+// (gaps up to 2e-9) with seed 35: a pointy prism (e 1.95, 0.1) whose
+// section's corner touches the equator ridge of a box-like plate (e 0.05,
+// 1.9) to 5e-10 by dense sampling. Every scheme answered 0.0337 apart,
+// converged, uncertified. Polished from the corner, now ranked as the
+// poles are, the ridge search converged 1.2e-9 deep, a touch that a
+// separated pair cannot beat (better) but refutes (touchRefutes).
+func TestRidgeSearchTouch(t *testing.T) {
+	a := refuteBody([3]float64{1.2271996514079713, 0.4468455829379796, 0.22962965299354954}, [2]float64{0.05, 1.9}, [2]float64{-0.412300323338438, 0.5}, [3]float64{0, 0, 0}, [4]float64{-0.7834560746540813, -0.5933286615031735, 0.07126347019639935, -0.17052623358896424})
+	b := refuteBody([3]float64{0.15454692241964227, 0.22794706852825622, 0.286851347899972}, [2]float64{1.95, 0.1}, [2]float64{0.5, -0.5}, [3]float64{0.28785076095820916, 0.2641840434907208, 0.6965954238258925}, [4]float64{-0.5163369706409908, 0.4446560315586266, 0.7110571629199436, 0.1734210408458532})
+	touchingInEveryScheme(t, &a, &b, 1e-9)
+}
+
+// TestRidgeSearchRankedApart: pair 1029 of the same sweep (seed 21, drawn
+// by the code that first sampled along rays): two plates pointy in their
+// sections, box-like in their profiles (e 1.9, 0.05). The closest pair,
+// 0.175117 apart, joins the second plate's bottom rim, on its ridge y = 0,
+// to the first plate's side. With the rays, the first plate's samples
+// filled the 32 places of a ranking shared by both shapes, the rim's
+// samples fell out of it, and every scheme answered 0.184250; each shape's
+// samples are now ranked apart.
+func TestRidgeSearchRankedApart(t *testing.T) {
+	a := refuteBody([3]float64{1.1004909738187247, 0.7359915903333178, 0.22108293590152792}, [2]float64{1.9, 0.05}, [2]float64{0, -0.5}, [3]float64{0, 0, 0}, [4]float64{0.3456251700744324, -0.6921475726998336, 0.5275203610363074, 0.35099465538505314})
+	b := refuteBody([3]float64{0.22815216574297267, 1.2345983328169916, 0.36804938184147656}, [2]float64{1.9, 0.05}, [2]float64{0, 0.22268514401733353}, [3]float64{0.6283244019941051, 0.8069673224509529, -0.01926378294351298}, [4]float64{-0.2845557050060255, 0.4201411837783896, 0.510630888997383, 0.6940933162360516})
+	nearestInEveryScheme(t, &a, &b, 0.175117024)
+}
+
 // nearestInEveryScheme checks that every scheme answers a, b converged, no
 // farther apart than want and no closer than the hulls, with points on the
 // surfaces, outside the other body, each the other's nearest point

@@ -21,13 +21,13 @@ import (
 const ridgeSamples = 24
 
 // ridgeStarts is the number of ridge samples polished: the nearest to the
-// other surface of the ridgeRanked nearest by the radial estimate and the
-// poles.
+// other surface of each shape's ridgeRanked nearest by the radial estimate
+// and the tips.
 const ridgeStarts = 6
 
-// ridgeRanked is the number of ridge samples, nearest by the radial
-// estimate, whose exact feet on the other surface are computed (the
-// poles' feet are computed besides, whatever their rank). The radial
+// ridgeRanked is the number of each shape's ridge samples, nearest by the
+// radial estimate, whose exact feet on the other surface are computed (the
+// tips' feet are computed besides, whatever their rank). The radial
 // estimate is poor for tapered and elongated shapes: the samples that led
 // to the closest pairs of a sweep's misses (a section's corner against a
 // face) ranked 16th and 30th by it and first by their feet
@@ -84,87 +84,112 @@ type ridgeSeed struct {
 }
 
 // ridgeSearch samples the ridges of each pointy shape of the pair, ranks
-// the samples by their radial distance from the other body, computes the
-// feet on the other surface of the best ridgeRanked and of the poles
-// (projectPoint, else along the ray from the centre), and solves from the
-// ridgeStarts whose feet are nearest (inside the other body first): the
-// sample and its foot, in the chart of the pointy coordinates (cuspPolish;
-// the sample's own coordinate on its ridge's plane always needs it). A
-// converged pair replaces best when it improves on it (ridgeImproves); it
-// reports whether one did.
+// each shape's samples by their radial distance from the other body,
+// computes the feet on the other surface of each shape's best ridgeRanked
+// and of the tips (the poles and the section's corners; projectPoint, else
+// along the ray from the centre), and solves from the ridgeStarts whose
+// feet are nearest (inside the other body first): the sample and its foot,
+// in the chart of the pointy coordinates (cuspPolish; the sample's own
+// coordinate on its ridge's plane always needs it), and, where that keeps
+// nothing, from the same pair walked down by alternating projections. A
+// converged pair replaces best when it improves on it, or refutes a
+// separated best by a touch (ridgeTakes); it reports whether one did.
 func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) (replaced bool) {
-	var top [ridgeRanked + 4]ridgeSeed // (and up to four poles after them)
-	nt := 0
+	// Each shape's samples are ranked apart: the other's, more of them or
+	// better placed for the estimate, can fill the places (a plate's ray
+	// samples put a prism's rim, whose sample led to the closest pair,
+	// out of a shared ranking: TestRidgeSearchRankedApart).
+	var ranked [2][ridgeRanked]ridgeSeed
+	var nr [2]int
 	keep := func(s ridgeSeed) {
-		if nt == ridgeRanked && !(s.d < top[nt-1].d) {
+		t, n := &ranked[s.side], &nr[s.side]
+		if *n == ridgeRanked && !(s.d < t[*n-1].d) {
 			return
 		}
-		if nt < ridgeRanked {
-			nt++
+		if *n < ridgeRanked {
+			*n++
 		}
-		k := nt - 1
-		for k > 0 && top[k-1].d > s.d {
-			top[k] = top[k-1]
+		k := *n - 1
+		for k > 0 && t[k-1].d > s.d {
+			t[k] = t[k-1]
 			k--
 		}
-		top[k] = s
+		t[k] = s
 	}
-	// The poles are ranked by their feet whatever their radial estimate,
+	// The tips are ranked by their feet whatever their radial estimate,
 	// which can put a tip near a flat body's face behind every other
 	// sample: from the centre of a plate 0.22 thick the ray through a tip
 	// 0.168 from its face meets the surface far from the foot, and the tip
-	// ranked below the 32 kept (TestRidgeSearchRanksPoles). They are kept
-	// after the ranked samples rather than in their last places, which can
-	// hold the sample that leads to the closest pair (a section's corner
-	// once ranked 30th: TestRidgeSearchRanking's pair).
-	var tips [4]ridgeSeed
+	// ranked below the 32 kept (TestRidgeSearchRanksPoles); a thin shape's
+	// corner 0.3721 from a long prism had the estimate 0.68, against 0.40
+	// for its other corner's samples, 0.3836 away (TestRidgeSearchCorners).
+	// They are kept after the ranked samples rather than in their last
+	// places, which can hold the sample that leads to the closest pair (a
+	// section's corner once ranked 30th: TestRidgeSearchRanking's pair).
+	var tips [12]ridgeSeed
 	nTips := 0
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
 		if side == 1 {
 			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
 		}
-		sample := func(p1, p2 float64) {
-			x := s.Point(p1, p2)
+		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
+		sample := func(q1, q2 float64, tip bool) {
+			x := s.Point(q1, q2)
 			in := to.InvPoint(ts.Point(x))
 			if d, ok := o.RadialDistance(in); ok && !math.IsNaN(d) {
-				sd := ridgeSeed{d: d, side: side, own: x, in: in, tip: math.Abs(p2) == math.Pi/2}
+				sd := ridgeSeed{d: d, side: side, own: x, in: in, tip: tip}
 				keep(sd)
-				if sd.tip && nTips < len(tips) {
+				if tip && nTips < len(tips) {
 					tips[nTips] = sd
 					nTips++
 				}
 			}
 		}
-		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
 		if !p1 && !p2 {
 			continue
 		}
 		// The poles, tips where the ridges of x = 0 and y = 0 meet (e1)
 		// or the profile's own (e2): once each.
-		sample(0, -math.Pi/2)
-		sample(0, math.Pi/2)
+		sample(0, -math.Pi/2, true)
+		sample(0, math.Pi/2, true)
 		if p1 {
 			// The ridges on x = 0 and y = 0: four half-profiles between
-			// the poles, their equator points (the section's corners)
-			// included.
+			// the poles, their equator points (the section's corners,
+			// ranked as the poles are) included. Evenly in the latitude,
+			// and, where the profile is box-like (e2 < 1), also along
+			// evenly spaced rays from the centre: the latitude's steps
+			// leave the side wall between the equator and 0.8 of the
+			// height unsampled at e2 = 0.1 (TestRidgeSearchRays).
 			for _, az := range [4]float64{0, math.Pi / 2, math.Pi, -math.Pi / 2} {
 				for k := 1; k < ridgeSamples; k++ {
-					sample(az, -math.Pi/2+math.Pi*float64(k)/ridgeSamples)
+					th := -math.Pi/2 + math.Pi*float64(k)/ridgeSamples
+					sample(az, th, 2*k == ridgeSamples)
+					if s.Eps[1] < 1 && 2*k != ridgeSamples {
+						sample(az, rayParam(th, s.Eps[1]), false)
+					}
 				}
 			}
 		}
 		if p2 {
-			// The equator, but for the corners the half-profiles have.
+			// The equator, but for the corners the half-profiles have;
+			// along rays too where the section is box-like.
 			for k := 0; k < 4*ridgeSamples; k++ {
 				if p1 && k%ridgeSamples == 0 {
 					continue
 				}
-				sample(-math.Pi+2*math.Pi*float64(k)/(4*ridgeSamples), 0)
+				th := -math.Pi + 2*math.Pi*float64(k)/(4*ridgeSamples)
+				sample(th, 0, false)
+				if s.Eps[0] < 1 && k%ridgeSamples != 0 {
+					sample(rayParam(th, s.Eps[0]), 0, false)
+				}
 			}
 		}
 	}
-	// Poles ranked out follow the ranked samples.
+	var top [2*ridgeRanked + 12]ridgeSeed // (and up to twelve poles and corners after them)
+	nt := copy(top[:], ranked[0][:nr[0]])
+	nt += copy(top[nt:], ranked[1][:nr[1]])
+	// Tips ranked out follow the ranked samples.
 	for _, tp := range tips[:nTips] {
 		found := false
 		for i := 0; i < nt && !found; i++ {
@@ -190,7 +215,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			}
 		}
 	}
-	for i := 1; i < nt; i++ { // (insertion sort: nt ≤ 36)
+	for i := 1; i < nt; i++ { // (insertion sort: nt ≤ 76)
 		for k := i; k > 0 && top[k-1].d > top[k].d; k-- {
 			top[k-1], top[k] = top[k], top[k-1]
 		}
@@ -216,22 +241,26 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				c, ok = sv.cuspPolishIter(pr, p, lq, res, ridgeIter, true)
 			}
 		}
-		if ok && c.converged && ridgeImproves(pr, &c, best, tol) {
-			*best = c
+		if ok && ridgeTakes(pr, &c, best, tol) {
 			res.Fallback = true
 			replaced = true
+			continue
 		}
-		if sd.d > 0 && sd.d < best.cmpSD()-tol {
-			// The sample and its foot are closer than best, but the polish
-			// did not keep it (it converged uphill, to a farther critical
-			// pair, or stalled): walked down by alternating projections
-			// first, then polished in the chart. A caved prism's equator
-			// corner 0.2135 from a box-like shape, whose polish converged
-			// 0.2203 apart, walks down to the crossing of the two shapes'
-			// ridges, 0.2081 (TestRidgeSearchWalk).
-			if w := surfacePair(pr, lp, lq); w.sd < best.cmpSD()-tol {
-				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && c.converged && ridgeImproves(pr, &c, best, tol) {
-					*best = c
+		if sd.d > 0 {
+			// The polish kept nothing (it converged uphill, to a farther
+			// critical pair, or stalled) from a sample outside the other
+			// body: walked down by alternating projections first, then
+			// polished in the chart, when the walk gets below best (or
+			// nothing valid was found yet). A caved prism's equator corner
+			// 0.2135 from a box-like shape, whose polish converged 0.2203
+			// apart, walks down to the crossing of the two shapes' ridges,
+			// 0.2081 (TestRidgeSearchWalk); a sample 0.2074 apart, farther
+			// than best's unconverged 0.2072, to the crossing 0.1992 apart
+			// (TestRidgeSearchRays); and a tip 3.0e-5 to 3.0e-7 from a
+			// ridge, where no polish from the samples met every equation,
+			// converges from the walk's pair (TestRidgeSearchTouching).
+			if w := surfacePair(pr, lp, lq); !best.valid || w.sd < best.cmpSD()-tol {
+				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && ridgeTakes(pr, &c, best, tol) {
 					res.Fallback = true
 					replaced = true
 				}
@@ -239,21 +268,25 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		}
 	}
 	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
-		// No pair converged, and nothing else was found: the first tip
-		// among the samples polished, with its foot on the other surface,
-		// unconverged. Within 1e-13 of a pointy tip the normal sweeps its
-		// cone, and no chart run meets every equation to 1e-10 there
-		// (TestRidgeSearchTouching's tip 3.0e-5 to 3.0e-7 from a ridge,
-		// which failed, claiming an overlap 0.17 deep); the pair's points
-		// lie on the surfaces, so its distance is a true one, at or above
-		// the minimum, as an unconverged answer's is. Not where the bodies
+		// No pair converged, and nothing else was found: the nearest tip
+		// (a pole or a section's corner) among the samples ranked, with its
+		// foot on the other surface, unconverged. Within 1e-13 of a pointy
+		// tip the normal sweeps its cone, and a chart run can stop short of
+		// every equation's 1e-10 there (TestRidgeSearchTouching's tip 3.0e-5
+		// to 3.0e-7 from a ridge failed, claiming an overlap 0.17 deep,
+		// before this answer, and converges since the walk above); the
+		// pair's points lie on the surfaces, so its distance is a true one,
+		// at or above the minimum, as an unconverged answer's is, and later
+		// stages start from it (the scan's lowSeed finds TestLowSeed's pair
+		// 612 touching, where the six samples polished, all on a plate's
+		// rim, hold no tip since the rim's rays joined them). Not where the bodies
 		// may overlap, since the pair would claim them separated: an
 		// overlap proven, a ridge sample inside the other body, or a point
 		// of a fine grid of either surface inside the other (called on its
 		// own by a review, the search answered a small sphere sunk into a
 		// pointy face beside the tip 0.02 away). A convex pair never gets here
 		// without an overlap: GJK answers every separated one.
-		for i := 0; i < nt && i < ridgeStarts; i++ {
+		for i := 0; i < nt; i++ {
 			if c, ok := tipPair(m, pr, &top[i]); ok {
 				*best = c
 				res.Fallback = true
@@ -291,6 +324,36 @@ func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
 	return c, true
 }
 
+// ridgeTakes makes the converged pair c best when it improves on it
+// (ridgeImproves), or when it is a touch that refutes a separated best
+// (touchRefutes; the overlap is then marked proven, so that no farther
+// separated pair replaces it), and reports whether it did.
+func ridgeTakes(pr *pair, c, best *candidate, tol float64) bool {
+	if !c.converged {
+		return false
+	}
+	if touchRefutes(pr, c, best) {
+		pr.overlapProven = true
+	} else if !ridgeImproves(pr, c, best, tol) {
+		return false
+	}
+	*best = *c
+	return true
+}
+
+// touchRefutes reports whether c, a converged overlapping pair no deeper
+// than lowTouch of the bodies' size, shows a separated best farther apart
+// than that not to be the closest pair: its points, on the surfaces, are
+// that close (lowSeed's rule, with the depth bounded: a deeper overlapping
+// pair of a non-convex shape need not prove an overlap). A pointy prism's
+// corner touching a plate's equator ridge to 1.2e-9, polished from the
+// corner's ridge sample, was refused for a separated pair 0.0337 apart
+// (TestRidgeSearchTouch).
+func touchRefutes(pr *pair, c, best *candidate) bool {
+	lim := lowTouch * max(pr.maxA, pr.maxB)
+	return c.valid && c.converged && !c.separated && -c.sd <= lim && best.valid && best.separated && best.cmpSD() > lim
+}
+
 // ridgeImproves reports whether a converged ridge pair c should replace
 // best: clearly better, but never a separated pair where an overlap is
 // proven (unless best is separated too, and so no better: bodies touching
@@ -314,6 +377,16 @@ func ridgeImproves(pr *pair, c, best *candidate, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// rayParam is the parameter of a superellipse with exponent e, (spow(cos
+// p, e), spow(sin p, e)), whose point lies on the ray at angle th from the
+// centre: tan p = spow(tan th, 1/e). Evenly spaced rays spread the points
+// along a box-like curve's flat sides, where evenly spaced parameters
+// bunch them at the corners.
+func rayParam(th, e float64) float64 {
+	sn, cs := math.Sincos(th)
+	return math.Atan2(geom.Spow(sn, 1/e), geom.Spow(cs, 1/e))
 }
 
 // ridgeFoot is the foot on surface s of the local point x: the nearest
