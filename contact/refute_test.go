@@ -798,6 +798,36 @@ func TestRidgeSearchRankedApart(t *testing.T) {
 	nearestInEveryScheme(t, &a, &b, 0.175117024)
 }
 
+// TestRidgeStandInLast: pair 442 of TestNearTouchEndsMinimal's sweep
+// (gaps up to 2e-9) with seed 35, drawn by the code of 3ef402e: a box-like
+// shape (e 0.05, 0.05) beside a large plate pointy in its profile (e 0.05,
+// 1.95), placed from an answer that was not their closest pair. Dense
+// sampling finds them 0.0155 apart at most. Before 3ef402e the implicit
+// and ntb schemes failed (every start stalled and the ridge search found
+// nothing) while the parametric scheme's climbs (touchRescue) converged
+// 0.010296 apart; the ridge search's stand-in, the nearest pair its walks
+// reached, 0.011849 apart, kept the climbs from running and was every
+// scheme's answer, max_iterations, 0.92 apart while it was the first tip
+// among all samples ranked. The stand-in now answers only when the climbs
+// find nothing: the parametric scheme converges as before, and the others
+// are answered max_iterations, a true distance (of two surface points) no
+// farther than sampling's.
+func TestRidgeStandInLast(t *testing.T) {
+	a := refuteBody([3]float64{0.32922704726154683, 0.30671583822908566, 0.9929862989300601}, [2]float64{0.05, 0.05}, [2]float64{0.5, 0.44943046347845084}, [3]float64{0, 0, 0}, [4]float64{0.0415424526849714, -0.14167823217040978, 0.9802857081338335, -0.13130663952189506})
+	b := refuteBody([3]float64{1.2056293427022613, 1.7979316788961974, 0.14628742366768593}, [2]float64{0.05, 1.95}, [2]float64{-0.49673377371902017, 0.5}, [3]float64{-0.67334043531344, 1.1283294537591195, -0.43018810150049713}, [4]float64{0.03756947476267819, 0.10882860958384426, -0.9555723948041247, -0.2713416049750096})
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(&a, &b, &opt)
+		if r.Status == Failed || !(r.Distance > 0 && r.Distance <= 0.0155127) || math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12 {
+			t.Errorf("%v: %v %.9f (|Q − P| %.9f), want a pair of surface points no farther apart than dense sampling's 0.0155126", m, r.Status, r.Distance, r.Q.Sub(r.P).Len())
+		}
+		if m == Parametric && (r.Status != Converged || math.Abs(r.Distance-0.010296212154) > 1e-9) {
+			t.Errorf("parametric: %v %.12f, want converged 0.010296212154", r.Status, r.Distance)
+		}
+	}
+}
+
 // nearestInEveryScheme checks that every scheme answers a, b converged, no
 // farther apart than want and no closer than the hulls, with points on the
 // surfaces, outside the other body, each the other's nearest point

@@ -93,8 +93,9 @@ type ridgeSeed struct {
 // coordinate on its ridge's plane always needs it), and, where that keeps
 // nothing, from the same pair walked down by alternating projections. A
 // converged pair replaces best when it improves on it, or refutes a
-// separated best by a touch (ridgeTakes); it reports whether one did.
-func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) (replaced bool) {
+// separated best by a touch (ridgeTakes); it reports whether one did, and,
+// when nothing is valid, the unconverged stand-in below (invalid if none).
+func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) (replaced bool, standIn candidate) {
 	// Each shape's samples are ranked apart: the other's, more of them or
 	// better placed for the estimate, can fill the places (a plate's ray
 	// samples put a prism's rim, whose sample led to the closest pair,
@@ -221,6 +222,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		}
 	}
 	tol := pairTol(pr)
+	walkSD, walkP, walkQ := math.Inf(1), vec{}, vec{} // (the nearest pair a walk reached)
 	for i := 0; i < nt && i < ridgeStarts; i++ {
 		sd := &top[i]
 		lp, lq := sd.own, sd.foot
@@ -259,7 +261,11 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// (TestRidgeSearchRays); and a tip 3.0e-5 to 3.0e-7 from a
 			// ridge, where no polish from the samples met every equation,
 			// converges from the walk's pair (TestRidgeSearchTouching).
-			if w := surfacePair(pr, lp, lq); !best.valid || w.sd < best.cmpSD()-tol {
+			w := surfacePair(pr, lp, lq)
+			if w.sd < walkSD {
+				walkSD, walkP, walkQ = w.sd, w.lp, w.lq
+			}
+			if !best.valid || w.sd < best.cmpSD()-tol {
 				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && ridgeTakes(pr, &c, best, tol) {
 					res.Fallback = true
 					replaced = true
@@ -268,33 +274,39 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		}
 	}
 	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
-		// No pair converged, and nothing else was found: the nearest tip
-		// (a pole or a section's corner) among the samples ranked, with its
-		// foot on the other surface, unconverged. Within 1e-13 of a pointy
-		// tip the normal sweeps its cone, and a chart run can stop short of
-		// every equation's 1e-10 there (TestRidgeSearchTouching's tip 3.0e-5
-		// to 3.0e-7 from a ridge failed, claiming an overlap 0.17 deep,
-		// before this answer, and converges since the walk above); the
-		// pair's points lie on the surfaces, so its distance is a true one,
-		// at or above the minimum, as an unconverged answer's is, and later
-		// stages start from it (the scan's lowSeed finds TestLowSeed's pair
-		// 612 touching, where the six samples polished, all on a plate's
-		// rim, hold no tip since the rim's rays joined them). Not where the bodies
-		// may overlap, since the pair would claim them separated: an
-		// overlap proven, a ridge sample inside the other body, or a point
-		// of a fine grid of either surface inside the other (called on its
-		// own by a review, the search answered a small sphere sunk into a
-		// pointy face beside the tip 0.02 away). A convex pair never gets here
-		// without an overlap: GJK answers every separated one.
-		for i := 0; i < nt; i++ {
+		// No pair converged, and nothing else was found: the stand-in, for
+		// the caller to answer with when its last rescue finds nothing
+		// either, is the first tip among the samples polished with its
+		// foot on the other surface, else the nearest pair a walk reached,
+		// unconverged. Within 1e-13 of a pointy tip the normal sweeps its
+		// cone, and a chart run can stop short of every equation's 1e-10
+		// there (TestRidgeSearchTouching's tip 3.0e-5 to 3.0e-7 from a
+		// ridge failed, claiming an overlap 0.17 deep, before the tip's
+		// stand-in, and converges since the walk above). The pair's points
+		// lie on the surfaces, so its distance is a true one, at or above
+		// the minimum, as an unconverged answer's is, and later stages
+		// start from it (the scan's lowSeed finds TestLowSeed's pair 612
+		// touching, where the six samples polished, all on a plate's rim,
+		// hold no tip since the rim's rays joined them, from the walk's
+		// pair). Not where the bodies may overlap, since the pair would
+		// claim them separated: an overlap proven, a ridge sample inside
+		// the other body, or a point of a fine grid of either surface
+		// inside the other (called on its own by a review, the search
+		// answered a small sphere sunk into a pointy face beside the tip
+		// 0.02 away). A convex pair never gets here without an overlap:
+		// GJK answers every separated one.
+		for i := 0; i < nt && i < ridgeStarts; i++ {
 			if c, ok := tipPair(m, pr, &top[i]); ok {
-				*best = c
-				res.Fallback = true
-				return true
+				return replaced, c
+			}
+		}
+		if !math.IsInf(walkSD, 0) {
+			if c, ok := pairAt(m, pr, walkP, walkQ); ok {
+				return replaced, c
 			}
 		}
 	}
-	return replaced
+	return replaced, candidate{}
 }
 
 // tipPair is the unconverged separated candidate of a ridge sample at a
@@ -310,6 +322,13 @@ func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
 	if sd.side == 1 {
 		lp, lq = sd.foot, sd.own
 	}
+	return pairAt(m, pr, lp, lq)
+}
+
+// pairAt is the unconverged separated candidate of the local surface points
+// lp, lq, with the normals along the line between them; ok is false when
+// the points coincide or lie inside the other body.
+func pairAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	c = candidate{method: m, valid: true, separated: true}
 	if !separatedAt(pr, &c, lp, lq) || math.IsInf(c.sd, 0) {
 		return candidate{}, false

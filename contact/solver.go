@@ -569,14 +569,22 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	}
 	sv.polishCusp(m, &pr, &best, res)
 	ridged := false // (its seeds do not depend on best: once is enough)
+	var standIn candidate
 	if !best.valid && needsRidgeSearch(&pr, &best) {
 		// A pointy shape's closest ridge or tip where no seed reached
 		// (ridge.go).
-		sv.ridgeSearch(m, &pr, &best, res)
+		_, standIn = sv.ridgeSearch(m, &pr, &best, res)
 		ridged = true
 	}
 	if !best.valid {
 		sv.touchRescue(m, &pr, seen, &best, res)
+	}
+	if !best.valid && standIn.valid {
+		// The ridge search's unconverged stand-in, after the climbs: a
+		// walk's pair 0.0118 apart, taken at once, kept them from the
+		// converged pair 0.0103 apart (TestRidgeStandInLast).
+		best = standIn
+		res.Fallback = true
 	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
@@ -588,7 +596,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// After the saddle escape, which walks down from the best pair: a
 		// ridge pair found before it, closer than the best then, led it to
 		// a farther pair than the escape reached from the best alone.
-		if sv.ridgeSearch(m, &pr, &best, res) {
+		if replaced, _ := sv.ridgeSearch(m, &pr, &best, res); replaced {
 			sv.escapeUncertified(m, &pr, &best, res)
 		}
 	}
