@@ -733,7 +733,10 @@ func TestScanHullDescent(t *testing.T) {
 // corner 0.2135 from the other surface, polished to a converged pair
 // 0.2203 apart, uphill. Walked down by alternating projections first, it
 // reaches the crossing of the shape's equator ridge and the prism's ridge
-// on x = 0, 0.208118, which dense sampling misses too (0.211163).
+// on x = 0, 0.208118, which dense sampling misses too (0.211163). (Since
+// the ridges are sampled along rays too, a ray sample 0.2100 away polishes
+// straight to the crossing, and this pair passes without the walk too;
+// TestRidgeSearchRays and TestRidgeSearchTouching need the walk.)
 func TestRidgeSearchWalk(t *testing.T) {
 	a := refuteBody([3]float64{0.7491430636520561, 0.7541813439081044, 0.4189894270219051}, [2]float64{0.05, 1.95}, [2]float64{0.5, -0.5}, [3]float64{0, 0, 0}, [4]float64{0.4165914850134857, -0.3645080406579341, 0.8320148817606661, 0.03656035337298594})
 	b := refuteBody([3]float64{0.19190162750063375, 0.3318257209695633, 0.489970211026035}, [2]float64{1.95, 0.05}, [2]float64{0, -0.5}, [3]float64{0.16219748401798353, 0.21834125292745277, 1.0272270289276018}, [4]float64{0.38033517392966715, -0.059014635814885086, 0.7157194055052623, 0.5827590932921771})

@@ -79,7 +79,8 @@ type ridgeSeed struct {
 	foot    vec
 	// exact: foot passed projectPoint's test (a stationary point of the
 	// distance from own, not one on the ray from the centre); tip: own
-	// is one of its shape's poles.
+	// is one of its shape's poles or section's corners (a corner is a tip
+	// where e2 is pointy too, else a point of the ridge on x = 0 or y = 0).
 	exact, tip bool
 }
 
@@ -166,8 +167,8 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				for k := 1; k < ridgeSamples; k++ {
 					th := -math.Pi/2 + math.Pi*float64(k)/ridgeSamples
 					sample(az, th, 2*k == ridgeSamples)
-					if s.Eps[1] < 1 && 2*k != ridgeSamples {
-						sample(az, rayParam(th, s.Eps[1]), false)
+					if q := rayParam(th, s.Eps[1]); s.Eps[1] < 1 && math.Abs(q-th) > 1e-9 {
+						sample(az, q, false) // (not the equator's nor the diagonals', the same points)
 					}
 				}
 			}
@@ -181,8 +182,8 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				}
 				th := -math.Pi + 2*math.Pi*float64(k)/(4*ridgeSamples)
 				sample(th, 0, false)
-				if s.Eps[0] < 1 && k%ridgeSamples != 0 {
-					sample(rayParam(th, s.Eps[0]), 0, false)
+				if q := rayParam(th, s.Eps[0]); s.Eps[0] < 1 && math.Abs(q-th) > 1e-9 {
+					sample(q, 0, false)
 				}
 			}
 		}
@@ -229,6 +230,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		if sd.side == 1 {
 			lp, lq = sd.foot, sd.own
 		}
+		proven := pr.overlapProven // (before this sample's runs: see ridgeTakes)
 		c, ok := sv.cuspPolishIter(pr, lp, lq, res, ridgeIter, true)
 		if !ok {
 			// The foot near a ridge of the other shape but not on it,
@@ -243,7 +245,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				c, ok = sv.cuspPolishIter(pr, p, lq, res, ridgeIter, true)
 			}
 		}
-		if ok && ridgeTakes(pr, &c, best, tol) {
+		if ok && ridgeTakes(pr, &c, best, tol, proven) {
 			res.Fallback = true
 			replaced = true
 			continue
@@ -255,8 +257,9 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// polished in the chart, when the walk gets below best (or
 			// nothing valid was found yet). A caved prism's equator corner
 			// 0.2135 from a box-like shape, whose polish converged 0.2203
-			// apart, walks down to the crossing of the two shapes' ridges,
-			// 0.2081 (TestRidgeSearchWalk); a sample 0.2074 apart, farther
+			// apart, walked down to the crossing of the two shapes' ridges,
+			// 0.2081 (TestRidgeSearchWalk, whose pair a ray sample reaches
+			// directly since the rays joined); a sample 0.2074 apart, farther
 			// than best's unconverged 0.2072, to the crossing 0.1992 apart
 			// (TestRidgeSearchRays); and a tip 3.0e-5 to 3.0e-7 from a
 			// ridge, where no polish from the samples met every equation,
@@ -266,7 +269,8 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 				walkSD, walkP, walkQ = w.sd, w.lp, w.lq
 			}
 			if !best.valid || w.sd < best.cmpSD()-tol {
-				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && ridgeTakes(pr, &c, best, tol) {
+				proven = pr.overlapProven
+				if c, ok := sv.cuspPolishIter(pr, w.lp, w.lq, res, ridgeIter, true); ok && ridgeTakes(pr, &c, best, tol, proven) {
 					res.Fallback = true
 					replaced = true
 				}
@@ -310,10 +314,12 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 }
 
 // tipPair is the unconverged separated candidate of a ridge sample at a
-// tip and its exact foot on the other surface, with the normals along the
-// line between them (the tip's own normal, the coordinate axis, is the
-// limit of a cone); ok is false for any other sample, or when the points
-// coincide or lie inside the other body.
+// tip (a pole or a section's corner) and its exact foot on the other
+// surface, with the normals along the line between them (at a true tip the
+// own normal is the limit of a cone; at a corner that is only a ridge's
+// point the pair is still two surface points, a true distance); ok is
+// false for any other sample, or when the points coincide or lie inside
+// the other body.
 func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
 	if !sd.tip || !sd.exact {
 		return c, false
@@ -345,19 +351,22 @@ func pairAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 
 // ridgeTakes makes the converged pair c best when it improves on it
 // (ridgeImproves), or when it is a touch that refutes a separated best
-// (touchRefutes; the overlap is then marked proven, so that no farther
-// separated pair replaces it), and reports whether it did.
-func ridgeTakes(pr *pair, c, best *candidate, tol float64) bool {
-	if !c.converged {
-		return false
+// (touchRefutes), and reports whether it did. (A taken overlapping pair
+// leaves the overlap marked proven, as classify marked it, so that no
+// farther separated pair replaces it.) A refused touch is no proof of an
+// overlap: its run's mark is undone, to proven, the mark before the run,
+// as lowSeed undoes its runs' marks (witnessInside accepts points 1e-9
+// inside, and a mark left by a refused touch would keep later stages from
+// every separated pair).
+func ridgeTakes(pr *pair, c, best *candidate, tol float64, proven bool) bool {
+	if c.converged && (touchRefutes(pr, c, best) || ridgeImproves(pr, c, best, tol)) {
+		*best = *c
+		return true
 	}
-	if touchRefutes(pr, c, best) {
-		pr.overlapProven = true
-	} else if !ridgeImproves(pr, c, best, tol) {
-		return false
+	if c.valid && !c.separated && -c.sd <= lowTouch*max(pr.maxA, pr.maxB) {
+		pr.overlapProven = proven
 	}
-	*best = *c
-	return true
+	return false
 }
 
 // touchRefutes reports whether c, a converged overlapping pair no deeper
@@ -365,9 +374,9 @@ func ridgeTakes(pr *pair, c, best *candidate, tol float64) bool {
 // than that not to be the closest pair: its points, on the surfaces, are
 // that close (lowSeed's rule, with the depth bounded: a deeper overlapping
 // pair of a non-convex shape need not prove an overlap). A pointy prism's
-// corner touching a plate's equator ridge to 1.2e-9, polished from the
-// corner's ridge sample, was refused for a separated pair 0.0337 apart
-// (TestRidgeSearchTouch).
+// corner touching a plate's equator ridge (5e-10 apart by dense sampling),
+// polished from the corner's ridge sample to a pair 1.2e-9 deep, was
+// refused for a separated pair 0.0337 apart (TestRidgeSearchTouch).
 func touchRefutes(pr *pair, c, best *candidate) bool {
 	lim := lowTouch * max(pr.maxA, pr.maxB)
 	return c.valid && c.converged && !c.separated && -c.sd <= lim && best.valid && best.separated && best.cmpSD() > lim
