@@ -635,3 +635,32 @@ func separatedInEveryScheme(t *testing.T, a, b *geom.Body, ref float64, more fun
 		}
 	}
 }
+
+// TestRidgeTakesMarks: a converged near-touch refused by ridgeTakes (the
+// separated best is itself within lowTouch of touching, so the touch
+// refutes nothing) undoes its run's overlap mark; a refused deeper
+// overlapping pair keeps it, as does a touch taken against a separated best
+// farther apart.
+func TestRidgeTakesMarks(t *testing.T) {
+	a, b := footPair()
+	sv := NewSolver(DefaultOptions())
+	pr := analysedPair(sv, &a, &b)
+	lim := lowTouch * max(pr.maxA, pr.maxB)
+	tol := pairTol(&pr)
+	for _, tc := range []struct {
+		name          string
+		bestSD, cSD   float64
+		taken, proven bool
+	}{
+		{"refused touch", 0.5 * lim, -0.5 * lim, false, false},
+		{"refused deeper pair", 0.5 * lim, -10 * lim, false, true},
+		{"taken touch", 1e-3, -0.5 * lim, true, true},
+	} {
+		best := candidate{valid: true, converged: true, separated: true, sd: tc.bestSD}
+		c := candidate{valid: true, converged: true, sd: tc.cSD}
+		pr.overlapProven = true // (as classify marks every valid overlapping pair)
+		if got := ridgeTakes(&pr, &c, &best, tol, false); got != tc.taken || pr.overlapProven != tc.proven {
+			t.Errorf("%s: taken %v, overlap marked %v; want %v, %v", tc.name, got, pr.overlapProven, tc.taken, tc.proven)
+		}
+	}
+}

@@ -579,10 +579,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	if !best.valid {
 		sv.touchRescue(m, &pr, seen, &best, res)
 	}
-	if !best.valid && standIn.valid {
+	if !best.valid && standIn.valid && !pr.overlapProven {
 		// The ridge search's unconverged stand-in, after the climbs: a
 		// walk's pair 0.0118 apart, taken at once, kept them from the
-		// converged pair 0.0103 apart (TestRidgeStandInLast).
+		// converged pair 0.0103 apart (TestRidgeStandInLast). Not once
+		// the climbs' runs have marked an overlap, as the search itself
+		// offers none then: the pair would claim the bodies separated.
 		best = standIn
 		res.Fallback = true
 	}
