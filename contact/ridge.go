@@ -365,7 +365,7 @@ func ridgeTakes(pr *pair, c, best *candidate, tol float64, proven bool) bool {
 		*best = *c
 		return true
 	}
-	if c.valid && !c.separated && -c.sd <= lowTouch*max(pr.maxA, pr.maxB) {
+	if c.valid && !c.separated && -c.sd <= touchLim(pr) {
 		pr.overlapProven = proven
 	}
 	return false
@@ -380,7 +380,7 @@ func ridgeTakes(pr *pair, c, best *candidate, tol float64, proven bool) bool {
 // polished from the corner's ridge sample to a pair 1.2e-9 deep, was
 // refused for a separated pair 0.0337 apart (TestRidgeSearchTouch).
 func touchRefutes(pr *pair, c, best *candidate) bool {
-	lim := lowTouch * max(pr.maxA, pr.maxB)
+	lim := touchLim(pr)
 	return c.valid && c.converged && !c.separated && -c.sd <= lim && best.valid && best.separated && best.cmpSD() > lim
 }
 

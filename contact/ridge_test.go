@@ -645,7 +645,7 @@ func TestRidgeTakesMarks(t *testing.T) {
 	a, b := footPair()
 	sv := NewSolver(DefaultOptions())
 	pr := analysedPair(sv, &a, &b)
-	lim := lowTouch * max(pr.maxA, pr.maxB)
+	lim := touchLim(&pr)
 	tol := pairTol(&pr)
 	for _, tc := range []struct {
 		name          string

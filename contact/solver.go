@@ -875,7 +875,7 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 		return
 	}
 	tol := pairTol(pr)
-	if c.separated && ridgeImproves(pr, &c, best, tol) || !c.separated && !apart && best.cmpSD() > lowTouch*max(pr.maxA, pr.maxB) {
+	if c.separated && ridgeImproves(pr, &c, best, tol) || !c.separated && !apart && best.cmpSD() > touchLim(pr) {
 		*best = c
 		pr.overlapProven = pr.overlapProven || !c.separated
 		sv.lowSeeds++
@@ -888,6 +888,10 @@ func (sv *Solver) lowSeed(m Method, pr *pair, best *candidate, low *lowPoint, re
 // well above the gap, about 1e-8, that Newton's tolerance leaves between
 // such a pair's witnesses and the other surface.
 const lowTouch = 1e-7
+
+// touchLim is lowTouch of the pair's size: how deep a touch may be, and how
+// far apart a separated answer it refutes must be.
+func touchLim(pr *pair) float64 { return lowTouch * max(pr.maxA, pr.maxB) }
 
 // scanGap is how far, in characteristic lengths L, a separated answer
 // with a non-convex shape may lie above the gap between the hulls' support
