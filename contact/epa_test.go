@@ -296,3 +296,46 @@ func TestDistanceFarFromOrigin(t *testing.T) {
 		}
 	}
 }
+
+// Two pointy prisms (sections e 1.95, so each has two sharp edges) with
+// their edges crossed 0.0095 deep: every stage met only the closest
+// overlapping pair, on the edges, whose witnesses each lie just outside
+// the other body, so that none proved the bodies overlap (the polytope's
+// pair, the centres and the coarse grids lay outside one body too), and
+// the query failed in every scheme. (Found by SOVVIZ_REFUTE_SWEEP=1 with
+// SOVVIZ_SWEEP_SEED=42: pair 9130, moved along its answer's normal by
+// 0.9 times its depth; 0.85 and 0.95 times converged.) localWitness finds
+// a point inside both near the refused pair. The answer is checked
+// without the solver: moved along its normal by 0.99 times the depth the
+// bodies still overlap, by 1.01 times they are apart (refinedDeepest).
+func TestLocalWitnessCrossedEdges(t *testing.T) {
+	a := refuteBody([3]float64{0.4090961903940545, 0.18611421302067596, 1.0956544910124877}, [2]float64{1.95, 0.05}, [2]float64{0, -0.3363735828566091}, [3]float64{-0.03863935076547753, -0.13723482331668985, -0.20921678306316682}, [4]float64{0.788107749676536, -0.010625124000370929, 0.2029914640984434, 0.5810058064623224})
+	b := refuteBody([3]float64{1.2139019711199652, 0.11756092913561511, 1.0740528725850957}, [2]float64{1.95, 0.1}, [2]float64{-0.2733088611901807, 0.12321689516022716}, [3]float64{0.048673848570203446, -1.2573266676738162, -0.20610755493611882}, [4]float64{0.16985104042736945, 0.5181149432783513, 0.4074327057373907, 0.732602293139272})
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged || !(res.Distance < -0.009 && res.Distance > -0.01) {
+			t.Errorf("%v: %v %.9f; want converged, about 0.0095 deep", m, res.Status, res.Distance)
+			continue
+		}
+		for _, f := range []float64{0.99, 1.01} {
+			c := b
+			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
+			if deep := refinedDeepest(&a, &c, 120, 60); (deep < 0) != (f < 1) {
+				t.Errorf("%v: %.9f; moved along its normal by %v times the depth, the deepest sample's residual is %g", m, res.Distance, f, deep)
+			}
+		}
+	}
+	// localWitness never proves an overlap of bodies apart: the same pair
+	// moved 0.01 apart along the answer's normal, searched from its
+	// closest points.
+	res := Query(&a, &b, nil)
+	c := b
+	c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(0.01 - res.Distance))
+	apart := Query(&a, &c, nil)
+	pr := newPair(&a, &c)
+	if !(apart.Distance > 0.009) || localWitness(&pr, apart.P, apart.Q) {
+		t.Errorf("moved 0.01 apart: answered %.9f, and localWitness found a point inside both", apart.Distance)
+	}
+}

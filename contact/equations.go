@@ -33,6 +33,20 @@ type pair struct {
 	// ka, kb are the shapes' constants for evaluations (the solver's,
 	// set by the query; nil in a pair built outside one).
 	ka, kb *geom.ImplicitConsts
+	// unproven is the shallowest converged overlapping pair classify
+	// refused for want of a proof that the bodies overlap (a non-convex
+	// shape, neither witness inside the other body): when the query has
+	// nothing else, localWitness searches for a point inside both bodies
+	// around it.
+	unproven unprovenPair
+}
+
+// unprovenPair is a refused overlapping pair's world witness points and
+// their distance; ok until it is searched.
+type unprovenPair struct {
+	P, Q vec
+	dist float64
+	ok   bool
 }
 
 func newPair(a, b *geom.Body) pair {

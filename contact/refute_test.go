@@ -177,7 +177,11 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 			ta, tb := a.Pose.Transform(), b.Pose.Transform()
 			fp, _ := b.Shape.Residual(tb.InvPoint(res.P))
 			fq, _ := a.Shape.Residual(ta.InvPoint(res.Q))
-			if res.Distance < -0.05 && !(deep < 0 || fp < 0 || fq < 0) {
+			// (Then the refined samples: with SOVVIZ_SWEEP_SEED=42, pair
+			// 9130, two pointy prisms whose sharp edges cross 0.095 deep,
+			// had no grid or ray sample inside the other body; the
+			// refined ones are 0.26 inside.)
+			if res.Distance < -0.05 && !(deep < 0 || fp < 0 || fq < 0) && !(refinedDeepest(&a, &b, 120, 60) < 0) {
 				t.Errorf("pair %d: answered overlapping by %v (%v) but no surface sample or witness lies inside the other body (deepest residual %g)", i, res.Distance, res.Status, deep)
 			}
 		}

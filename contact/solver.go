@@ -588,6 +588,17 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		best = standIn
 		res.Fallback = true
 	}
+	if !best.valid && pr.unproven.ok && !pr.overlapProven {
+		// A converged overlapping pair was refused, after the polytope's
+		// check, because no point proved the bodies overlap: one near it
+		// may (localWitness), and the polytope then runs again.
+		pr.unproven.ok = false
+		if localWitness(&pr, pr.unproven.P, pr.unproven.Q) {
+			pr.overlapProven = true
+			sv.epaRescue(m, &pr, &best, res)
+			sv.polishCusp(m, &pr, &best, res)
+		}
+	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
 		sv.fail(&pr, res)
@@ -1649,6 +1660,9 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 		if !(pr.convex && pr.overlapProven) && !witnessInside(pr.ka, pr.a, &pr.ta, c.Q) && !witnessInside(pr.kb, pr.b, &pr.tb, c.P) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
+			if o.converged && !pr.convex && !pr.overlapProven && (pr.unproven.dist == 0 || dist < pr.unproven.dist) {
+				pr.unproven = unprovenPair{P: c.P, Q: c.Q, dist: dist, ok: true}
+			}
 			return
 		}
 		c.sd = -dist
