@@ -41,11 +41,18 @@ func multiBasin(s *geom.Superovoid) bool {
 func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
 
 // probeBasins looks for a better basin than an overlapping answer's on a
-// pair of convex pointy shapes whose answer the polytope did not certify
-// (it checks them all since 2026-12-05, and the probe is the fallback
-// where its bounds do not close; Solver.probeOnly leaves the shallow
-// overlaps of pointy shapes to the probe alone, as before, for tests and
-// benchmarks). The multi-start
+// pair with a pointy shape whose answer the polytope did not certify
+// (for convex shapes it checks them all since 2026-12-05, and the probe is
+// the fallback where its bounds do not close; Solver.probeOnly leaves the
+// shallow overlaps of pointy shapes to the probe alone, as before, for
+// tests and benchmarks; a non-convex shape's overlap it never certifies,
+// and the probe searches them all since 2026-12-06: a tapered pointy
+// shape's overlap 0.28 of the smaller semi-axis deep, converged in the
+// implicit and ntb schemes 47% deeper than the parametric scheme's pair,
+// along whose normal the bodies come apart: TestProbeNonConvex). A
+// pair it takes from a non-convex shape is classified as every other
+// (math.md §3's support pairs, or a witness inside the other body). The
+// multi-start
 // seeds from the centres' line and the principal axes only, and with
 // pointy shapes the best basin can lie between them, narrow: a
 // review found overlaps of such shapes at 0.2 of the smaller semi-axis
@@ -57,7 +64,7 @@ func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
 // the exact gap's ascent pair (ascentPair) where Newton finds no better
 // pair from there.
 func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) {
-	if sv.noProbe || !pr.convex || !best.valid || !best.converged || best.separated || best.mtdCertified || !probes(pr) {
+	if sv.noProbe || !best.valid || !best.converged || best.separated || best.mtdCertified || !probes(pr) {
 		return
 	}
 	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
@@ -87,15 +94,20 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// a climb that stopped short) or converges back to the answer's
 		// basin (from a tapered shape's estimated climb), the exact gap's
 		// own maximum is the pair: ascentPair accepts it where its bounds
-		// meet.
-		if (!cand.converged || !(cand.sd > best.sd+pairTol(pr))) && v3of(n).dot(bn) < sameBasinCos {
+		// meet. (Convex pairs only: a non-convex shape's exact gap is its
+		// hull's, from numeric supports, and on 400 non-convex pointy
+		// pairs the ascent doubled the query's cost and changed no answer
+		// the Newton starts had not: nonConvexPointyOverlaps.)
+		if pr.convex && (!cand.converged || !(cand.sd > best.sd+pairTol(pr))) && v3of(n).dot(bn) < sameBasinCos {
 			e := sv.exactAscent(pr, n, res)
 			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
 				sv.noteRival(&ac)
 				cand = ac
 			}
 		}
-		if better(&cand, best) && cand.sd > best.sd+pairTol(pr) {
+		// (Never a separated pair: best proves the bodies overlap, and a
+		// separated pair of a non-convex shape proves nothing.)
+		if !cand.separated && better(&cand, best) && cand.sd > best.sd+pairTol(pr) {
 			*best = cand
 			bn = v3of(best.nP)
 			res.Fallback = res.Fallback || cand.method != m

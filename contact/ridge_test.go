@@ -70,7 +70,7 @@ func TestPointyMovedAlongNormal(t *testing.T) {
 	}{{"pointy", 5, 55, 1.5, 1.9}, {"box-like", 4, 99, 0.1, 0.4}} {
 		r := rand.New(rand.NewPCG(kind.seed1, kind.seed2))
 		opt := DefaultOptions()
-		moves, nonConvex := 0, 0
+		moves, nonConvex, shallow := 0, 0, 0
 		for i := 0; i < n; i++ {
 			a, b := placedPair(r, 1.5, 1.9, kind.lo, kind.hi)
 			res := Query(&a, &b, &opt)
@@ -85,10 +85,11 @@ func TestPointyMovedAlongNormal(t *testing.T) {
 			if res.Status != Converged {
 				continue // an unconverged overlap's translation is only an upper bound
 			}
-			m, _ := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
+			m, _, sh := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
 			moves += m
+			shallow += sh
 		}
-		t.Logf("%s: %d pairs (%d with a non-convex shape), %d moved queries", kind.name, n, nonConvex, moves)
+		t.Logf("%s: %d pairs (%d with a non-convex shape), %d moved queries, %d of them showing a too shallow answer", kind.name, n, nonConvex, moves, shallow)
 	}
 }
 
@@ -451,7 +452,7 @@ func TestMovedAlongNormalSweep(t *testing.T) {
 	opt := DefaultOptions()
 	for _, k := range kinds {
 		r := rand.New(sweepPCG(t, k.seed, 99))
-		failed, unconverged, moves := 0, 0, 0
+		failed, unconverged, moves, shallow := 0, 0, 0, 0
 		for i := 0; i < 400; i++ {
 			a, b := placedPair(r, k.aLo, k.aHi, k.bLo, k.bHi)
 			res := Query(&a, &b, &opt)
@@ -465,11 +466,12 @@ func TestMovedAlongNormalSweep(t *testing.T) {
 				unconverged++
 				continue
 			}
-			m, f := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
+			m, f, sh := checkMovedAlongNormal(t, &a, &b, &res, &opt, tag)
 			moves += m
 			failed += f
+			shallow += sh
 		}
-		t.Logf("seed %d (a e %g–%g, b e %g–%g): 400 pairs, %d not converged, %d moved queries, %d failed", k.seed, k.aLo, k.aHi, k.bLo, k.bHi, unconverged, moves, failed)
+		t.Logf("seed %d (a e %g–%g, b e %g–%g): 400 pairs, %d not converged, %d moved queries, %d failed, %d showing a too shallow answer", k.seed, k.aLo, k.aHi, k.bLo, k.bHi, unconverged, moves, failed, shallow)
 	}
 }
 
@@ -591,11 +593,41 @@ func placedPair(r *rand.Rand, aLo, aHi, bLo, bHi float64) (a, b geom.Body) {
 // towards a by 0.999, 0.99 and 0.9 times the distance, where res's pair
 // lies f − 1 times the old distance apart (f the factor's distance from
 // 1): the moved query must answer that or closer, and for a separated
-// answer not closer either (else res was not the closest pair). It returns
-// the moved queries made and how many failed.
-func checkMovedAlongNormal(t *testing.T, a, b *geom.Body, res *Result, opt *Options, tag string) (moves, failed int) {
+// answer not closer either (else res was not the closest pair). An
+// overlap within the range (at most 0.3 of the smaller body's
+// smallest semi-axis deep) is also moved out by half its depth and 0.9 of
+// it: the rest of the depth is then the moved bodies' translation
+// distance exactly (a shorter translation t would separate the first
+// bodies by less than the depth, moved by t plus the move), so a
+// shallower moved answer shows the first one too deep, a deeper one the
+// moved one. (TestProbeNonConvex's pair was found so: 0.0095 for 0.0114
+// at 0.9.) Moved out by more than its depth such an overlap should be
+// apart; when the moved query still finds an overlap the first answer was
+// too shallow, which with a non-convex shape is a known limit
+// (docs/contact.md): it is logged and counted in shallow, not failed.
+// Deeper overlaps of pointy non-convex pairs fail the checks of the rest
+// of the depth too (Known limits). It returns the moved queries made, how
+// many failed and how many showed a too shallow answer.
+func checkMovedAlongNormal(t *testing.T, a, b *geom.Body, res *Result, opt *Options, tag string) (moves, failed, shallow int) {
 	t.Helper()
 	d := res.Distance
+	inRange := d < 0 && -d <= 0.3*min(minAxis(&a.Shape), minAxis(&b.Shape))
+	if inRange {
+		for _, f := range []float64{0.5, 0.9} {
+			c := *b
+			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(f * -d))
+			moved := Query(a, &c, opt)
+			moves++
+			want := (1 - f) * d
+			switch {
+			case moved.Status == Failed:
+				failed++
+				t.Errorf("%s (%.9f) moved out by f = %v: failed", tag, d, f)
+			case math.Abs(moved.Distance-want) > 1e-6*-d+1e-9:
+				t.Errorf("%s (%.9f) moved out by f = %v: %v %.9f, but the rest of the depth is %.9f", tag, d, f, moved.Status, moved.Distance, want)
+			}
+		}
+	}
 	for _, f := range []float64{1.001, 1.01, 1.1} {
 		c := *b
 		if d < 0 {
@@ -612,11 +644,16 @@ func checkMovedAlongNormal(t *testing.T, a, b *geom.Body, res *Result, opt *Opti
 			t.Errorf("%s (%.9f) moved by f = %v: failed", tag, d, f)
 		case moved.Distance > want*(1+1e-6)+1e-9:
 			t.Errorf("%s (%.9f) moved by f = %v: %v %.9f, but the moved pair is %.9f apart", tag, d, f, moved.Status, moved.Distance, want)
+		case inRange && !(moved.Distance > 0) && res.NonConvex != 0:
+			shallow++
+			t.Logf("%s (%.9f) moved out by f = %v: %v %.9f, still overlapping: the first answer was too shallow (a known limit)", tag, d, f, moved.Status, moved.Distance)
+		case inRange && !(moved.Distance > 0):
+			t.Errorf("%s (%.9f) moved out by f = %v: %v %.9f, still overlapping: the first answer was too shallow", tag, d, f, moved.Status, moved.Distance)
 		case d > 0 && moved.Distance < want-1e-9:
 			t.Errorf("%s (%.9f) moved by f = %v: %.9f, closer than the moved pair's %.9f: the first answer was not the closest pair", tag, d, f, moved.Distance, want)
 		}
 	}
-	return moves, failed
+	return moves, failed, shallow
 }
 
 // separatedInEveryScheme queries a and b in every scheme and checks each
