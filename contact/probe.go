@@ -24,7 +24,7 @@ func fibonacciSphere() (d [probeN]v3) {
 	return d
 }
 
-// multiBasin reports whether a convex shape's support function has the
+// multiBasin reports whether a shape's support function has the
 // sharp features that make several local maxima of an overlapping pair's
 // gap: a pointy profile (an exponent from 1.3 on, where the surface's
 // curvature concentrates at tips and creases). A heuristic: the reviews'

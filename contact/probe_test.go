@@ -790,7 +790,7 @@ func TestPolytopeFallback(t *testing.T) {
 // The check is independent of the solver: b moved 0.078057 along a fixed
 // direction is apart from a by dense samples (refinedDeepest), so no
 // answer may be deeper, and each answer moved along its own normal by
-// 0.99 times its depth must still overlap.
+// 0.99 times its depth must still overlap, by 1.01 times be apart.
 func TestProbeNonConvex(t *testing.T) {
 	a := refuteBody([3]float64{0.6336718137658226, 0.7574237537450991, 1.7559771947092753}, [2]float64{1.8546566831713507, 1.852390652750304}, [2]float64{-0.29762351834817335, -0.36342710511282483}, [3]float64{0, 0, 0}, [4]float64{0.6435374104848388, -0.05158069655657019, -0.14408941906847317, 0.7499581804085592})
 	b := refuteBody([3]float64{0.559009164296532, 0.4106578693508705, 0.9292986992252026}, [2]float64{1.7920665858356806, 1.6346206416813052}, [2]float64{0.20683522313004754, -0.143735330577778}, [3]float64{-1.1767697888535114, -0.5866012163327187, 0.3348941706004547}, [4]float64{0.2099011966676423, -0.8323163497183093, -0.27859824734043764, -0.43078300594141034})
@@ -808,10 +808,12 @@ func TestProbeNonConvex(t *testing.T) {
 			t.Errorf("%v: %v %.9f; b moved %.7f apart from a: want a converged overlap no deeper", m, res.Status, res.Distance, apart.Len())
 			continue
 		}
-		c := b
-		c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-0.99 * res.Distance))
-		if deep := refinedDeepest(&a, &c, 120, 60); !(deep < 0) {
-			t.Errorf("%v: %.9f; moved along its normal by 0.99 times the depth, the deepest sample's residual is %g: too shallow", m, res.Distance, deep)
+		for _, f := range []float64{0.99, 1.01} {
+			c := b
+			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
+			if deep := refinedDeepest(&a, &c, 120, 60); (deep < 0) != (f < 1) {
+				t.Errorf("%v: %.9f; moved along its normal by %v times the depth, the deepest sample's residual is %g", m, res.Distance, f, deep)
+			}
 		}
 	}
 }

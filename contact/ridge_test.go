@@ -644,10 +644,10 @@ func checkMovedAlongNormal(t *testing.T, a, b *geom.Body, res *Result, opt *Opti
 			t.Errorf("%s (%.9f) moved by f = %v: failed", tag, d, f)
 		case moved.Distance > want*(1+1e-6)+1e-9:
 			t.Errorf("%s (%.9f) moved by f = %v: %v %.9f, but the moved pair is %.9f apart", tag, d, f, moved.Status, moved.Distance, want)
-		case inRange && !(moved.Distance > 0) && res.NonConvex != 0:
+		case inRange && !(moved.Distance > -1e-9) && res.NonConvex != 0:
 			shallow++
 			t.Logf("%s (%.9f) moved out by f = %v: %v %.9f, still overlapping: the first answer was too shallow (a known limit)", tag, d, f, moved.Status, moved.Distance)
-		case inRange && !(moved.Distance > 0):
+		case inRange && !(moved.Distance > -1e-9):
 			t.Errorf("%s (%.9f) moved out by f = %v: %v %.9f, still overlapping: the first answer was too shallow", tag, d, f, moved.Status, moved.Distance)
 		case d > 0 && moved.Distance < want-1e-9:
 			t.Errorf("%s (%.9f) moved by f = %v: %.9f, closer than the moved pair's %.9f: the first answer was not the closest pair", tag, d, f, moved.Distance, want)
