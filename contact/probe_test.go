@@ -808,12 +808,6 @@ func TestProbeNonConvex(t *testing.T) {
 			t.Errorf("%v: %v %.9f; b moved %.7f apart from a: want a converged overlap no deeper", m, res.Status, res.Distance, apart.Len())
 			continue
 		}
-		for _, f := range []float64{0.99, 1.01} {
-			c := b
-			c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
-			if deep := refinedDeepest(&a, &c, 120, 60); (deep < 0) != (f < 1) {
-				t.Errorf("%v: %.9f; moved along its normal by %v times the depth, the deepest sample's residual is %g", m, res.Distance, f, deep)
-			}
-		}
+		checkDepthBySamples(t, &a, &b, &res, 0.01, m.String())
 	}
 }

@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -193,6 +194,21 @@ func TestSeparatedAnswersHideNoOverlap(t *testing.T) {
 	}
 }
 
+// checkDepthBySamples checks an overlapping answer's depth without the
+// solver: b moved out along the answer's normal by 1 − frac times the
+// depth must still overlap a, by 1 + frac times be apart, by dense
+// samples (refinedDeepest).
+func checkDepthBySamples(t *testing.T, a, b *geom.Body, res *Result, frac float64, tag string) {
+	t.Helper()
+	for _, k := range []float64{1 - frac, 1 + frac} {
+		c := *b
+		c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-k * res.Distance))
+		if deep := refinedDeepest(a, &c, 120, 60); (deep < 0) != (k < 1) {
+			t.Errorf("%s: %.9f; b moved along the normal by %v times the depth: deepest residual %g", tag, res.Distance, k, deep)
+		}
+	}
+}
+
 // refinedDeepest is the most negative residual of the other body over each
 // surface, from a parametric grid (n1 azimuths, n2 zenith steps) whose
 // four lowest points per side are refined by a compass search: an
@@ -326,13 +342,7 @@ func TestShallowOverlapRefuted(t *testing.T) {
 			// more does not (the polytope's pair of the hulls, the answer
 			// without the Newton seed and the ridge search after the
 			// polytope, was 0.028 and 0.018 deep on pairs 2 and 4).
-			for _, k := range []float64{0.98, 1.02} {
-				bm := b
-				bm.Pose.Position = b.Pose.Position.Add(r.Normal.Mul(-r.Distance * k))
-				if d := refinedDeepest(&a, &bm, 120, 60); (k < 1) != (d < 0) {
-					t.Errorf("pair %d %v: b moved by %v of the depth %v along the normal: deepest residual %g", i, m, k, r.Distance, d)
-				}
-			}
+			checkDepthBySamples(t, &a, &b, &r, 0.02, fmt.Sprintf("pair %d %v", i, m))
 		}
 	}
 }
