@@ -201,7 +201,7 @@ type Result struct {
 	TangentP, BinormalP geom.Vec3
 	TangentQ, BinormalQ geom.Vec3
 	Status              Status
-	Iterations          int // Newton iterations over all starts
+	Iterations          int // Newton iterations over all starts (a move-out check's moved query included)
 	Starts              int // initial iterates tried (1 unless recovering)
 	// Certified is true when the answer is proven to be the global one: a
 	// separated pair of convex shapes (the KKT conditions are then
@@ -218,6 +218,15 @@ type Result struct {
 	// the answer: checking an overlapping one, or looking for an overlap
 	// when every start failed (0: not run).
 	Polytope int
+	// StillOverlapping > 0 says that the answer is known to be too shallow:
+	// b moved out along Normal by the answered depth still overlaps a, by
+	// StillOverlapping as the moved bodies' own query answers it. Only an
+	// overlapping answer with a pointy or caved non-convex shape is checked
+	// so (a move-out check, docs/contact.md), and a deeper pair that
+	// separates the bodies replaces an answer that fails it; the field is
+	// set where none was found (an overlap far deeper than 30% of the
+	// smaller semi-axis, in the sweeps). 0 otherwise.
+	StillOverlapping float64
 	// NonConvex flags a and b (bit 0: a, bit 1: b) that are not convex; their
 	// measures are in HullGapA/B (largest gap between body and convex hull).
 	NonConvex          uint8
@@ -255,6 +264,8 @@ type Result struct {
 	warm warmState
 	// search is the search behind an overlapping answer (warm starts).
 	search searchState
+	// shallow is the region a move-out check refused (warm starts).
+	shallow shallowRegion
 	// dual: GJK answered (warm starts of the pair go to it directly).
 	dual bool
 	// in is the query this result answers, so that a warm start with the

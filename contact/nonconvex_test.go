@@ -1446,7 +1446,10 @@ func atReferenceInEveryScheme(t *testing.T, a, b *geom.Body, ref float64, certif
 //   - an overlapping answer along its own normal, as in
 //     TestExtremeRangeOverlapAlongNormal: b moved by 1.01 and 1.1 times the
 //     depth must be apart from a, by at most 0.01 and 0.1 times the depth
-//     when the answer converged.
+//     when the answer converged; an answer that says it is too shallow
+//     (Result.StillOverlapping) may still overlap when dense samples
+//     confirm it (with SOVVIZ_SWEEP_SEED=13, pair 3837, 1.8 times a's
+//     smallest semi-axis deep, failed this until the move-out check).
 //
 // The default run takes 60 pairs; SOVVIZ_WIDE_PLACED_SWEEP=1 takes 6,000
 // (about 6 minutes), which pass (2026-11-25): 4,554 separated, 379 of them
@@ -1499,6 +1502,11 @@ func TestWidePlacedPairs(t *testing.T) {
 			switch {
 			case moved.Status == Failed:
 				t.Errorf("%s (%v, %.9f) moved by %v × the depth along its normal: failed", tag, res.Status, res.Distance, f)
+			case !(moved.Distance > 0) && res.StillOverlapping > 0 && refinedDeepest(&a, &c, 240, 120) < 0:
+				// An answer that says it is too shallow (the move-out
+				// check's verdict), the samples confirming the overlap:
+				// logged, as the extreme test allows them.
+				t.Logf("%s (%v, %.9f, still overlapping by %.3g, as it says) moved by %v × the depth along its normal still overlaps: %v %.6g", tag, res.Status, res.Distance, res.StillOverlapping, f, moved.Status, moved.Distance)
 			case !(moved.Distance > 0):
 				t.Errorf("%s (%v, %.9f) moved by %v × the depth along its normal still overlaps: %v %.6g", tag, res.Status, res.Distance, f, moved.Status, moved.Distance)
 			case res.Status == Converged && moved.Distance > want*(1+1e-6)+1e-9:

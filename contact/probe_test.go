@@ -423,6 +423,15 @@ func BenchmarkQueryNonConvexPointyOverlapNoProbe(b *testing.B) {
 	benchCold(b, pointySolver(Implicit, withNeither), nonConvexPointyOverlaps(200, 2))
 }
 
+// BenchmarkQueryNonConvexPointyOverlapNoMoveOut is
+// BenchmarkQueryNonConvexPointyOverlap without the move-out check
+// (moveout.go), for its cost.
+func BenchmarkQueryNonConvexPointyOverlapNoMoveOut(b *testing.B) {
+	sv := pointySolver(Implicit, withPolytope)
+	sv.noMoveOut = true
+	benchCold(b, sv, nonConvexPointyOverlaps(200, 2))
+}
+
 // TestPointyBenchAllocs: the pointy benchmarks' timed loops allocate
 // nothing. They once timed their solver's first queries too, so the
 // polytope's scratch space (epa, 70 kB, made once per solver on its first

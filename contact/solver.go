@@ -87,6 +87,19 @@ type Solver struct {
 	// for the answer's lead over the runner-up (searchState).
 	rivals  [maxRivals]rival
 	nrivals int
+	// mover answers the moved pairs of moveOutCheck (made on first use,
+	// sharing the shape cache); moving marks a solver that is one, whose
+	// own answers are not checked so.
+	mover   *Solver
+	moving  bool
+	moved   geom.Body
+	scratch candidate
+	res     Result
+	// noMoveOut turns moveOutCheck off (tests and benchmarks compare);
+	// moveChecks counts its moved queries, moveRefuted those that still
+	// overlapped and moveReplaced the deeper pairs it took (tests).
+	noMoveOut                             bool
+	moveChecks, moveRefuted, moveReplaced int
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -359,6 +372,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// basin: search again as a cold query would when another basin
 			// may have overtaken it since prev's search (warmSearch; a
 			// polytope's check finds the global one anyway).
+			// (The pair tracked from prev, for the move-out check.)
+			var tracked candidate
+			moves := !sv.noMoveOut && movesOut(&pr, &c)
+			if moves {
+				tracked = c
+			}
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
 				search = sv.warmSearch(m, &pr, &c, res, prev)
@@ -373,6 +392,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 					// as before it checked pointy pairs.
 					search = sv.warmSearch(m, &pr, &c, res, prev)
 				}
+			}
+			if moves {
+				sv.moveOutWarm(m, &pr, a, b, &c, &tracked, prev, res)
 			}
 			res.warmFrom(prev)
 			res.Fallback = res.Fallback || polished
@@ -402,7 +424,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	// so search the common-normal pairs from support seeds over a set of
 	// directions and keep the best (math.md §3).
 	sv.search(m, &pr, &best, res, seen)
-	if caved(&pr, ia, ib) && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
+	// (Not in a move-out check's moved query, which asks only whether the
+	// bodies still overlap: the dent search refines a separated pair, and
+	// its octrees, built per shape, would be rebuilt in every check once
+	// more caved shapes take turns than the octree cache holds.)
+	if caved(&pr, ia, ib) && !sv.moving && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
 		// is found from the closest boundary cells of the octrees instead.
@@ -604,8 +630,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		sv.fail(&pr, res)
 		return
 	}
-	sv.escapeUncertified(m, &pr, &best, res)
-	if !ridged && needsRidgeSearch(&pr, &best) {
+	// (A move-out check's moved query asks only whether the bodies still
+	// overlap: the saddle escape and the ridge search bring a separated
+	// pair closer, and cost most of such a query.)
+	refine := !sv.moving || !best.separated
+	if refine {
+		sv.escapeUncertified(m, &pr, &best, res)
+	}
+	if refine && !ridged && needsRidgeSearch(&pr, &best) {
 		// After the saddle escape, which walks down from the best pair: a
 		// ridge pair found before it, closer than the best then, led it to
 		// a farther pair than the escape reached from the best alone.
@@ -644,6 +676,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.epaPolished(m, &pr, &best, res, best.lp, best.lq)
 		}
 	}
+	// An overlap of a pointy or caved non-convex pair must clear every
+	// place the bodies overlap (moveout.go).
+	sv.moveOutCheck(m, &pr, a, b, &best, res)
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
 		res.search = sv.keepSearch(&pr, &best, nil)

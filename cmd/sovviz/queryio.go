@@ -484,6 +484,10 @@ func nonConvexWarning(r *contact.Result, a, b *geom.Superovoid) string {
 	case r.Distance > 0:
 		return msg + "; not certified: the common-normal conditions cannot prove a pair on a non-convex body global, and " +
 			"the closest pair lies where the convex hull bridges over the body; this is the best pair found from several starts"
+	case r.StillOverlapping > 0:
+		return msg + fmt.Sprintf("; not certified, and too shallow: moved out along the normal by the answered depth, "+
+			"b still overlaps a by %.3g, and no deeper pair found from there separates the bodies; the translation "+
+			"distance is larger than answered", r.StillOverlapping)
 	default:
 		return msg + "; not certified: on a non-convex body neither the common-normal conditions nor the expanding " +
 			"polytope (which bounds the convex hulls' translation distance) can prove the translation distance minimal; " +

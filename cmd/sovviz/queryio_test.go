@@ -112,6 +112,7 @@ func TestConvexityWarningWording(t *testing.T) {
 			{NonConvex: nc, Distance: 0.1, Certified: true},
 			{NonConvex: nc, Distance: 0.1},
 			{NonConvex: nc, Distance: -0.1},
+			{NonConvex: nc, Distance: -0.1, StillOverlapping: 0.02},
 			{NonConvex: nc, Distance: 0, Status: contact.Converged},
 			{NonConvex: nc, Distance: 0, Status: contact.MaxIterations},
 		} {
@@ -130,6 +131,11 @@ func TestConvexityWarningWording(t *testing.T) {
 			if r.Distance == 0 && r.Status == contact.Converged && !r.Certified {
 				// (A touch pinned by the supports: its sign is not proven.)
 				words = append(words, "touching")
+			}
+			if r.StillOverlapping > 0 {
+				words = append(words, "too shallow", "still overlaps a by 0.02")
+			} else if strings.Contains(w, "too shallow") {
+				t.Errorf("NonConvex %d, %+v: warning %q calls the answer too shallow", nc, r.Distance, w)
 			}
 			if r.Distance == 0 && r.Status != contact.Converged && strings.Contains(w, "touching") {
 				t.Errorf("NonConvex %d, %v at 0: warning %q claims a touch", nc, r.Status, w)

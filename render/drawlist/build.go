@@ -331,6 +331,11 @@ func buildPair(d *DrawList, a, b *Object, r *contact.Result, ov *Overlays, outli
 			buf = append(buf, " (not certified)"...)
 			c = NonConvexColor
 		}
+		if r.StillOverlapping > 0 {
+			// (Moved out by its depth the bodies still overlap:
+			// contact.Result.StillOverlapping.)
+			buf = append(buf, " (too shallow)"...)
+		}
 		if r.Status != contact.Converged {
 			buf = append(buf, " ["...)
 			buf = append(buf, r.Status.String()...)

@@ -183,6 +183,18 @@ func TestBuildPairOverlays(t *testing.T) {
 			if r.Certified && strings.Contains(txt, "not certified") {
 				t.Errorf("certified pair labelled %q", txt)
 			}
+			if strings.Contains(txt, "too shallow") {
+				t.Errorf("pair labelled %q, but its answer is not known too shallow", txt)
+			}
+			// An answer that says it is too shallow (a move-out check's
+			// verdict, contact.Result.StillOverlapping) is labelled so.
+			f.Pairs[0].Result.StillOverlapping = 0.01
+			var d3 DrawList
+			Build(&d3, f)
+			if txt := d3.Text(0); !strings.Contains(txt, "(too shallow)") {
+				t.Errorf("answer known too shallow labelled %q", txt)
+			}
+			f.Pairs[0].Result.StillOverlapping = 0
 			// Switching every overlay off leaves only the meshes.
 			f.Overlays = Overlays{}
 			Build(&d, f)
