@@ -80,9 +80,17 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // a shallower one) and the region prev's own check refused (prev.shallow).
 // Newton from each, on the moved bodies, finding an overlap refutes the
 // answer, and the pair it seeds in the first configuration replaces it;
-// when that pair is no deeper, the full check decides.
+// when that pair is no deeper, or prev was known too shallow
+// (StillOverlapping), the full check decides.
 func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c, tracked *candidate, prev, res *Result) {
 	if sv.moving || sv.noMoveOut || !movesOut(pr, c) {
+		return
+	}
+	if prev.StillOverlapping > 0 {
+		// prev was known too shallow: the full check again, so that the
+		// answer still says so (or finds the deeper pair the motion has
+		// made reachable), as a cold query's would.
+		sv.moveOutCheck(m, pr, a, b, c, res)
 		return
 	}
 	if prev.shallow.ok {

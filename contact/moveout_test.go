@@ -111,3 +111,32 @@ func TestMoveOutWarm(t *testing.T) {
 		}
 	}
 }
+
+// TestStillOverlappingWarm: an answer the move-out check refutes but cannot
+// replace says so (Result.StillOverlapping), and so do warm starts through
+// a small animation, where dense samples confirm that b moved out along
+// the normal by 1.01 of the depth still overlaps a: pair 382 of
+// TestExtremeRangeOverlapAlongNormal (a small pointy tapered shape 0.5419
+// deep in a large one), whose warm answers dropped the flag before warm
+// starts ran the full check on such an answer.
+func TestStillOverlappingWarm(t *testing.T) {
+	a := refuteBody([3]float64{0.22724252876542006, 0.22622358953538046, 0.5813866759021217}, [2]float64{0.10162178466609115, 1.8603988671520135}, [2]float64{0.18520676729827423, -0.43519685068208946}, [3]float64{0, 0, 0}, [4]float64{0.14681453382006257, 0.3523726569747413, 0.5058541909809847, -0.7735570701265244})
+	b := refuteBody([3]float64{2.305003858758441, 1.4914847669449767, 2.2312396247675297}, [2]float64{1.8763535175459936, 1.4461826578521944}, [2]float64{-0.4531517459757851, -0.3600300708966907}, [3]float64{0.1674452868634106, -1.271389799526026, 0.07731444751846961}, [4]float64{-0.18305808846113417, 0.2568359962995331, -0.7715380068604671, -0.5524980644523194})
+	sv := NewSolver(DefaultOptions())
+	res := sv.Query(&a, &b)
+	if !(res.StillOverlapping > 0) || !(res.Distance < 0) {
+		t.Fatalf("cold: %v %.9f, StillOverlapping %g; want an overlap that says it is too shallow", res.Status, res.Distance, res.StillOverlapping)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for k := 0; k < 4; k++ {
+		benchMotion(&a, &b, r)
+		w := sv.QueryWarm(&a, &b, &res)
+		c := b
+		c.Pose.Position = b.Pose.Position.Add(w.Normal.Mul(-1.01 * w.Distance))
+		deep := refinedDeepest(&a, &c, 240, 120)
+		if (w.StillOverlapping > 0) != (deep < 0) {
+			t.Errorf("step %d: %v %.9f, StillOverlapping %g, but moved out by 1.01 of the depth the samples' deepest residual is %g", k, w.Status, w.Distance, w.StillOverlapping, deep)
+		}
+		res = w
+	}
+}
