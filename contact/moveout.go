@@ -154,14 +154,23 @@ func (sv *Solver) moveOut(mv *Solver, pr *pair, a, b *geom.Body, c *candidate) b
 
 // moveSolver returns the solver of the move-out checks' moved queries and
 // Newton runs (its own scratch state, so the query's warm state and
-// factorisation stay the query's; the shape cache is shared).
+// factorisation stay the query's; the shape analyses are sv's).
 func (sv *Solver) moveSolver() *Solver {
 	if sv.mover == nil {
 		opt := sv.opt
 		opt.Trace = nil
-		sv.mover = &Solver{opt: opt, shapes: sv.shapes, moving: true}
+		sv.mover = &Solver{opt: opt, parent: sv, moving: true}
 	}
 	sv.mover.opt = sv.opt
 	sv.mover.opt.Trace = nil
 	return sv.mover
+}
+
+// cache is the solver's shape cache, a mover's parent's (the moved bodies
+// are the parent's shapes, analysed by its query just before).
+func (sv *Solver) cache() *shapeCache {
+	if sv.parent != nil {
+		return &sv.parent.shapes
+	}
+	return &sv.shapes
 }

@@ -82,6 +82,26 @@ func TestMoveOutDeeperPair(t *testing.T) {
 	}
 }
 
+// TestMoveOutOctreeGuess: with the octree guess the moved queries take
+// their octrees from the solver they serve (one copy per shape, no
+// allocation per check), and the answer is the same.
+func TestMoveOutOctreeGuess(t *testing.T) {
+	p := twoPlacePairs[0]
+	opt := DefaultOptions()
+	opt.Guess = Octree
+	sv := NewSolver(opt)
+	res := sv.Query(&p.a, &p.b)
+	if res.Status != Converged || math.Abs(-res.Distance-p.depth) > 1e-5 {
+		t.Errorf("%s, octree guess: %v %.9f, want -%.6f", p.name, res.Status, res.Distance, p.depth)
+	}
+	if sv.mover == nil || sv.moveChecks == 0 {
+		t.Fatalf("no move-out check ran")
+	}
+	if n := len(sv.mover.octs) + len(sv.mover.octsOld); n != 0 {
+		t.Errorf("the mover built %d octrees of its own", n)
+	}
+}
+
 // TestMoveOutWarm: warm starts through a small animation of the same pairs
 // answer what cold queries answer. Without moveOutWarm the warm search
 // took the shallow place's pair back at the first step (0.0757 for 0.1048

@@ -31,6 +31,9 @@ const octVisitMax = 20000
 // the first time (the only allocation, once per shape). Two generations,
 // like the shape cache: a hit in the old one moves the octree back.
 func (sv *Solver) octree(s *geom.Superovoid) *geom.Octree {
+	if sv.parent != nil {
+		return sv.parent.octree(s) // (a mover: its parent's octrees)
+	}
 	k := octKey{*s, sv.opt.OctreeDepth}
 	if o, ok := sv.octs[k]; ok {
 		return o

@@ -87,10 +87,14 @@ type Solver struct {
 	// for the answer's lead over the runner-up (searchState).
 	rivals  [maxRivals]rival
 	nrivals int
-	// mover answers the moved pairs of moveOutCheck (made on first use,
-	// sharing the shape cache); moving marks a solver that is one, whose
-	// own answers are not checked so.
+	// mover answers the moved pairs of the move-out checks (made on first
+	// use). In a mover, moving is set (its own answers are not checked
+	// so), parent is the solver it serves, whose shape cache it uses
+	// (cache), and moved, scratch and res are the moved body, a Newton
+	// run's candidate and the moved query's result (fields, not locals:
+	// their addresses would escape, an allocation per check).
 	mover   *Solver
+	parent  *Solver
 	moving  bool
 	moved   geom.Body
 	scratch candidate
@@ -313,7 +317,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// lookups saved on every warm start).
 		ia, ib = prev.ia, prev.ib
 	} else {
-		ia, ib = sv.shapes.info(&a.Shape), sv.shapes.info(&b.Shape)
+		ia, ib = sv.cache().info(&a.Shape), sv.cache().info(&b.Shape)
 	}
 	res.ia, res.ib = ia, ib
 	convex := ia.convex && ib.convex
@@ -372,7 +376,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// basin: search again as a cold query would when another basin
 			// may have overtaken it since prev's search (warmSearch; a
 			// polytope's check finds the global one anyway).
-			// (The pair tracked from prev, for the move-out check.)
+			//
+			// (tracked: the pair tracked from prev, for the move-out
+			// check.)
 			var tracked candidate
 			moves := !sv.noMoveOut && movesOut(&pr, &c)
 			if moves {
