@@ -74,6 +74,14 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 	}
 }
 
+// trackedPlace is the overlapping pair a warm start tracked from its
+// previous answer, before its search could replace it.
+type trackedPlace struct {
+	ok     bool
+	sd     float64
+	lp, lq vec
+}
+
 // moveOutWarm is moveOutCheck for a warm start, at the cost of a Newton
 // run or two instead of a query: the answer's translation must clear the
 // pair the start tracked from prev (when the search since replaced it by
@@ -82,7 +90,7 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // answer, and the pair it seeds in the first configuration replaces it;
 // when that pair is no deeper, or prev was known too shallow
 // (StillOverlapping), the full check decides.
-func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c, tracked *candidate, prev, res *Result) {
+func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, tracked *trackedPlace, prev, res *Result) {
 	if sv.moving || sv.noMoveOut || !movesOut(pr, c) {
 		return
 	}
@@ -97,7 +105,7 @@ func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c, tracked *c
 		res.shallow = prev.shallow
 	}
 	var others [2]shallowRegion
-	if tracked.valid && !tracked.separated && tracked.sd < c.sd-pairTol(pr) {
+	if tracked.ok && tracked.sd < c.sd-pairTol(pr) {
 		others[0] = shallowRegion{ok: true, lp: tracked.lp, lq: tracked.lq}
 	}
 	others[1] = res.shallow

@@ -378,11 +378,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// polytope's check finds the global one anyway).
 			//
 			// (tracked: the pair tracked from prev, for the move-out
-			// check.)
-			var tracked candidate
+			// check; not the whole candidate, whose 512 bytes every warm
+			// query would clear.)
+			var tracked trackedPlace
 			moves := !sv.noMoveOut && movesOut(&pr, &c)
 			if moves {
-				tracked = c
+				tracked = trackedPlace{ok: true, sd: c.sd, lp: c.lp, lq: c.lq}
 			}
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
