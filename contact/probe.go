@@ -113,6 +113,32 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			res.Fallback = res.Fallback || cand.method != m
 		}
 	}
+	if !pr.convex && !sv.checkMTD(pr, best) {
+		sv.hullGapCheck(m, pr, best, res, &top, nt)
+	}
+}
+
+// hullGapCheck proves a non-convex pair's overlapping answer too deep where
+// the exact hulls' support gap along one of the probe's ranked directions
+// is shallower: b moved along that direction by the gap separates the
+// hulls, hence the bodies. The polytope, which checkMTD runs only on the
+// deepest overlaps of such pairs, then finds the hulls' shallowest
+// translation, and Newton from its support points the bodies' pair there.
+// (Pair 4 of the moved sweep's kind 18 with SOVVIZ_SWEEP_SEED=54: answered
+// 0.136754, 0.27 of the smaller semi-axis deep, where the hulls' gap along
+// the first ranked direction is 0.1287 and the bodies separate after
+// 0.114205, 35° from the answer's normal: TestHullGapCheck. Eight climbs
+// of the probe instead of three found it too.) One exact support pair per
+// direction, numeric for tapered shapes.
+func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result, top *[probeStarts]v3, nt int) {
+	for j := 0; j < nt; j++ {
+		n := top[j].vec()
+		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -best.sd-pairTol(pr) {
+			sv.hullGapped++
+			sv.epaPolished(m, pr, best, res, best.lp, best.lq)
+			return
+		}
+	}
 }
 
 // probeRank returns the best probeStarts of the probe directions by their

@@ -104,6 +104,8 @@ type Solver struct {
 	// overlapped and moveReplaced the deeper pairs it took (tests).
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
+	// hullGapped counts the overlaps hullGapCheck proved too deep (tests).
+	hullGapped int
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
