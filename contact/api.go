@@ -252,7 +252,8 @@ type Result struct {
 	// polytope, the chart of a pointy ridge or tip, the ridge search), or
 	// converged to a farther pair than another scheme found from the same
 	// seed (the dent search of a caved shape), or, for a warm start from a
-	// GJK answer, went to GJK directly.
+	// GJK answer, went to GJK directly, or a move-out check or the hulls'
+	// gap (docs/contact.md, steps 6 and 7) replaced the answer.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when
@@ -264,8 +265,10 @@ type Result struct {
 	warm warmState
 	// search is the search behind an overlapping answer (warm starts).
 	search searchState
-	// shallow is the region a move-out check refused (warm starts).
-	shallow shallowRegion
+	// moveRefused: a move-out check refused an answer of this pair, at
+	// this query or an earlier warm start's (warm starts then check in
+	// full: moveOutWarm).
+	moveRefused bool
 	// dual: GJK answered (warm starts of the pair go to it directly).
 	dual bool
 	// in is the query this result answers, so that a warm start with the

@@ -212,9 +212,10 @@ func TestPointyWarmStaysWarm(t *testing.T) {
 // contact.md, "Known limits") must separate them. Pair 202's moved
 // configurations failed in every scheme before the ridge search (ridge.go:
 // a's pointy ridge, e1 1.89, tapered non-convex, against b; no start
-// reached the ridge). An answer that says it is too shallow
-// (Result.StillOverlapping, the move-out check's verdict) may still
-// overlap once moved, where dense samples confirm the overlap: pair 382, a
+// reached the ridge). An answer deeper than 0.3 of the smaller semi-axis
+// that says it is too shallow (Result.StillOverlapping, the move-out
+// check's verdict) may still overlap once moved, where dense samples
+// confirm the overlap, in at most two moved configurations: pair 382, a
 // small pointy tapered shape (non-convex) 0.5419 into a large one,
 // converged and uncertified, whose bodies separate along its normal only
 // after 0.5551 (2.4% more). That moved query was answered 0.0054 apart
@@ -245,7 +246,7 @@ func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 			case moved.Status == Failed:
 				failed++
 				t.Logf("pair %d moved by %v × the depth: failed", i, f)
-			case !(moved.Distance > 0) && res.StillOverlapping > 0 && res.NonConvex != 0 && !res.Certified && refinedDeepest(&a, &c, 240, 120) < -1e-3:
+			case !(moved.Distance > 0) && res.StillOverlapping > 0 && depth > 0.3*min(minAxis(&a.Shape), minAxis(&b.Shape)) && res.NonConvex != 0 && !res.Certified && refinedDeepest(&a, &c, 240, 120) < -1e-3:
 				// The moved bodies do overlap, by the samples too: the
 				// answer is too shallow along its normal, as it says.
 				shallow++
@@ -259,6 +260,9 @@ func TestExtremeRangeOverlapAlongNormal(t *testing.T) {
 	}
 	if failed > 0 {
 		t.Errorf("%d of %d moved configurations failed", failed, n)
+	}
+	if shallow > 2 {
+		t.Errorf("%d moved configurations of answers that say they are too shallow still overlap: more than the 2 allowed (pair 382's, 2026-12-06)", shallow)
 	}
 	t.Logf("%d moved configurations, %d failed, %d still overlapping (answers that say so)", n, failed, shallow)
 }

@@ -11,15 +11,6 @@ const moveOutTries = 3
 // is accepted (an answer too shallow by at most 1e-6 of its depth).
 const moveOutMargin = 1e-6
 
-// shallowRegion holds the local points of an overlapping pair that a
-// move-out check refused (its translation left the bodies overlapping
-// elsewhere): the answer's translation must clear that region too, which a
-// warm start checks cheaply (moveOutWarm).
-type shallowRegion struct {
-	ok     bool
-	lp, lq vec
-}
-
 // movesOut reports whether an overlapping answer needs a move-out check:
 // a pair with a non-convex shape that is pointy or caved in (two places of
 // overlap need a profile that curves back: the sweeps found too shallow
@@ -39,14 +30,19 @@ func movesOut(pr *pair, c *candidate) bool {
 // only after 0.1063). The moved answer's pair, moved back, seeds Newton in
 // the first configuration; its pair there, deeper, replaces the answer and
 // is checked the same way. (Its local points need no moving back: b's
-// frame moves with b.) A moved query that cannot tell, or a replacement
-// that does not converge deeper, leaves the answer as it is.
+// frame moves with b.) A moved query that cannot tell leaves the answer
+// as it is; one that still finds an overlap, where no deeper pair
+// replaces the answer or the tries run out, marks it StillOverlapping.
+// An overlap left within pairTol is no evidence (the moved query's own
+// tolerance: near-touching answers were flagged for 1e-13, review of
+// 2026-12-06).
 func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candidate, res *Result) {
 	if sv.moving || sv.noMoveOut || !movesOut(pr, best) {
 		return
 	}
 	mv := sv.moveSolver()
-	for k := 0; k < moveOutTries; k++ {
+	tol := pairTol(pr)
+	for k := 0; ; k++ {
 		if !sv.moveOut(mv, pr, a, b, best) {
 			return
 		}
@@ -58,16 +54,19 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 		sv.moveChecks++
 		res.Iterations += r.Iterations
 		res.Starts += r.Starts
-		if r.Status == Failed || !(r.Distance < moveOutMargin*best.sd) {
+		if r.Status == Failed || !(r.Distance < min(moveOutMargin*best.sd, -tol)) {
 			return
 		}
 		sv.moveRefuted++
-		d := sv.fromSeed(m, pr, r.LocalP, r.LocalQ, res, nil)
-		if !(d.valid && d.converged && !d.separated && d.sd < best.sd) {
+		var d candidate
+		if k+1 < moveOutTries {
+			d = sv.fromSeed(m, pr, r.LocalP, r.LocalQ, res, nil)
+		}
+		if !(d.valid && d.converged && !d.separated && d.sd < best.sd-tol) {
 			res.StillOverlapping = -r.Distance
 			return
 		}
-		res.shallow = shallowRegion{ok: true, lp: best.lp, lq: best.lq}
+		res.moveRefused = true
 		*best = d
 		sv.moveReplaced++
 		res.Fallback = true
@@ -77,73 +76,31 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // trackedPlace is the overlapping pair a warm start tracked from its
 // previous answer, before its search could replace it.
 type trackedPlace struct {
-	ok     bool
-	sd     float64
-	lp, lq vec
+	ok bool
+	sd float64
 }
 
-// moveOutWarm is moveOutCheck for a warm start, at the cost of a Newton
-// run or two instead of a query: the answer's translation must clear the
-// pair the start tracked from prev (when the search since replaced it by
-// a shallower one) and the region prev's own check refused (prev.shallow).
-// Newton from each, on the moved bodies, finding an overlap refutes the
-// answer, and the pair it seeds in the first configuration replaces it;
-// when that pair is no deeper, or prev was known too shallow
-// (StillOverlapping), the full check decides.
+// moveOutWarm is moveOutCheck for a warm start. A pair whose answers the
+// check has refused before (prev.moveRefused, prev.StillOverlapping) is
+// checked in full at every step while it overlaps, as is a warm answer
+// that the search took from another place than the pair tracked from prev.
+// An answer tracked from prev, on a pair never refused, is not checked
+// again: the cold query checked it, and the motion of one step rarely
+// makes a second place of overlap. (A cheaper check, Newton from the
+// refused place on the moved bodies, missed an overlap there and dropped
+// the flag that cold queries carried: review of 2026-12-06.)
 func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, tracked *trackedPlace, prev, res *Result) {
 	if sv.moving || sv.noMoveOut || !movesOut(pr, c) {
 		return
 	}
-	if prev.StillOverlapping > 0 {
-		// prev was known too shallow: the full check again, so that the
-		// answer still says so (or finds the deeper pair the motion has
-		// made reachable), as a cold query's would.
-		sv.moveOutCheck(m, pr, a, b, c, res)
+	tol := pairTol(pr)
+	switched := !tracked.ok || c.sd > tracked.sd+tol || c.sd < tracked.sd-tol
+	if !switched && !prev.moveRefused && !(prev.StillOverlapping > 0) {
 		return
 	}
-	if prev.shallow.ok {
-		res.shallow = prev.shallow
-	}
-	var others [2]shallowRegion
-	if tracked.ok && tracked.sd < c.sd-pairTol(pr) {
-		others[0] = shallowRegion{ok: true, lp: tracked.lp, lq: tracked.lq}
-	}
-	others[1] = res.shallow
-	mv := sv.moveSolver()
-	for k := 0; k < moveOutTries; k++ {
-		if !sv.moveOut(mv, pr, a, b, c) {
-			return
-		}
-		var hit *candidate
-		for i := range others {
-			if !others[i].ok {
-				continue
-			}
-			mpr := newPair(a, &mv.moved)
-			mpr.ka, mpr.kb, mpr.ia, mpr.ib, mpr.convex = pr.ka, pr.kb, pr.ia, pr.ib, pr.convex
-			mv.scratch = mv.fromSeed(m, &mpr, others[i].lp, others[i].lq, res, nil)
-			sv.moveChecks++
-			if d := &mv.scratch; d.valid && d.converged && !d.separated && d.sd < moveOutMargin*c.sd {
-				hit = d
-				break
-			}
-		}
-		if hit == nil {
-			return
-		}
-		sv.moveRefuted++
-		d := sv.fromSeed(m, pr, hit.lp, hit.lq, res, nil)
-		if !(d.valid && d.converged && !d.separated && d.sd < c.sd) {
-			sv.moveOutCheck(m, pr, a, b, c, res)
-			return
-		}
-		refused := shallowRegion{ok: true, lp: c.lp, lq: c.lq}
-		res.shallow = refused
-		others = [2]shallowRegion{refused, {}}
-		*c = d
-		sv.moveReplaced++
-		res.Fallback = true
-	}
+	sv.moveOutCheck(m, pr, a, b, c, res)
+	// (The pair's history: checked in full at the next step too.)
+	res.moveRefused = res.moveRefused || prev.moveRefused && pr.samePrev
 }
 
 // moveOut sets mv.moved to b moved out along c's normal by c's depth and

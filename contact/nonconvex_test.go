@@ -1446,10 +1446,12 @@ func atReferenceInEveryScheme(t *testing.T, a, b *geom.Body, ref float64, certif
 //   - an overlapping answer along its own normal, as in
 //     TestExtremeRangeOverlapAlongNormal: b moved by 1.01 and 1.1 times the
 //     depth must be apart from a, by at most 0.01 and 0.1 times the depth
-//     when the answer converged; an answer that says it is too shallow
-//     (Result.StillOverlapping) may still overlap when dense samples
-//     confirm it (with SOVVIZ_SWEEP_SEED=13, pair 3837, 1.8 times a's
-//     smallest semi-axis deep, failed this until the move-out check).
+//     when the answer converged; an answer deeper than 0.3 of the smaller
+//     semi-axis that says it is too shallow (Result.StillOverlapping) may
+//     still overlap when dense samples confirm it, in at most 1 + n/2000
+//     moved configurations (with SOVVIZ_SWEEP_SEED=13, pair 3837, 1.8
+//     times a's smallest semi-axis deep, failed this until the move-out
+//     check).
 //
 // The default run takes 60 pairs; SOVVIZ_WIDE_PLACED_SWEEP=1 takes 6,000
 // (about 6 minutes), which pass (2026-11-25): 4,554 separated, 379 of them
@@ -1468,7 +1470,7 @@ func TestWidePlacedPairs(t *testing.T) {
 	}
 	r := rand.New(sweepPCG(t, 7, 77))
 	opt := DefaultOptions()
-	var sep, uncertified, refChecked, ovl, unconverged int
+	var sep, uncertified, refChecked, ovl, unconverged, flagged int
 	for i := 0; i < n; i++ {
 		a, b := placedPair(r, 0.1, 1.9, 0.1, 1.9)
 		res := Query(&a, &b, &opt)
@@ -1502,10 +1504,12 @@ func TestWidePlacedPairs(t *testing.T) {
 			switch {
 			case moved.Status == Failed:
 				t.Errorf("%s (%v, %.9f) moved by %v × the depth along its normal: failed", tag, res.Status, res.Distance, f)
-			case !(moved.Distance > 0) && res.StillOverlapping > 0 && refinedDeepest(&a, &c, 240, 120) < 0:
-				// An answer that says it is too shallow (the move-out
-				// check's verdict), the samples confirming the overlap:
-				// logged, as the extreme test allows them.
+			case !(moved.Distance > 0) && res.StillOverlapping > 0 && depth > 0.3*min(minAxis(&a.Shape), minAxis(&b.Shape)) && refinedDeepest(&a, &c, 240, 120) < 0:
+				// An answer beyond the range of depths that says
+				// it is too shallow (the move-out check's verdict), the
+				// samples confirming the overlap: logged and counted, as
+				// the extreme test allows them.
+				flagged++
 				t.Logf("%s (%v, %.9f, still overlapping by %.3g, as it says) moved by %v × the depth along its normal still overlaps: %v %.6g", tag, res.Status, res.Distance, res.StillOverlapping, f, moved.Status, moved.Distance)
 			case !(moved.Distance > 0):
 				t.Errorf("%s (%v, %.9f) moved by %v × the depth along its normal still overlaps: %v %.6g", tag, res.Status, res.Distance, f, moved.Status, moved.Distance)
@@ -1513,6 +1517,9 @@ func TestWidePlacedPairs(t *testing.T) {
 				t.Errorf("%s (%.9f) moved by %v × the depth along its normal is %.9g apart, more than %.9g", tag, res.Distance, f, moved.Distance, want)
 			}
 		}
+	}
+	if flagged > 1+n/2000 {
+		t.Errorf("%d moved configurations of answers that say they are too shallow still overlap: more than the %d allowed", flagged, 1+n/2000)
 	}
 	t.Logf("%d pairs: %d separated (%d not certified; %d checked against the reference), %d overlapping; %d not converged", n, sep, uncertified, refChecked, ovl, unconverged)
 	if sep == 0 || ovl == 0 {

@@ -379,13 +379,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// may have overtaken it since prev's search (warmSearch; a
 			// polytope's check finds the global one anyway).
 			//
-			// (tracked: the pair tracked from prev, for the move-out
-			// check; not the whole candidate, whose 512 bytes every warm
-			// query would clear.)
+			// (tracked: the depth of the pair tracked from prev, for the
+			// move-out check; not the whole candidate, whose 512 bytes
+			// every warm query would clear.)
 			var tracked trackedPlace
 			moves := !sv.noMoveOut && movesOut(&pr, &c)
 			if moves {
-				tracked = trackedPlace{ok: true, sd: c.sd, lp: c.lp, lq: c.lq}
+				tracked = trackedPlace{ok: true, sd: c.sd}
 			}
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
