@@ -289,6 +289,7 @@ func benchTwoPlaceWarm(b *testing.B, off bool) {
 	r := rand.New(rand.NewPCG(5, 5))
 	var x, y geom.Body
 	var prev Result
+	sv.Query(&p.a, &p.b) // (the solver's one-time state: the mover, the polytope's scratch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
