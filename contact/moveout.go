@@ -2,13 +2,15 @@ package contact
 
 import "github.com/sovviz/sovviz/geom"
 
-// moveOutTries caps the deeper pairs one move-out check tries.
+// moveOutTries caps the moved queries of one move-out check: at most two
+// deeper pairs replace an answer, each checked in turn.
 const moveOutTries = 3
 
 // moveOutMargin is how far beyond an overlap's depth the move-out checks
 // move b, relative to the depth: the moved bodies are then that far apart
 // where the answer's pair was, and a remaining overlap shallower than that
-// is accepted (an answer too shallow by at most 1e-6 of its depth).
+// (or than pairTol) is accepted: an answer too shallow by at most 1e-6 of
+// its depth or pairTol.
 const moveOutMargin = 1e-6
 
 // movesOut reports whether an overlapping answer needs a move-out check:

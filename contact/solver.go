@@ -89,16 +89,15 @@ type Solver struct {
 	nrivals int
 	// mover answers the moved pairs of the move-out checks (made on first
 	// use). In a mover, moving is set (its own answers are not checked
-	// so), parent is the solver it serves, whose shape cache it uses
-	// (cache), and moved, scratch and res are the moved body, a Newton
-	// run's candidate and the moved query's result (fields, not locals:
-	// their addresses would escape, an allocation per check).
-	mover   *Solver
-	parent  *Solver
-	moving  bool
-	moved   geom.Body
-	scratch candidate
-	res     Result
+	// so), parent is the solver it serves, whose shape cache and octrees
+	// it uses (cache, octree), and moved and res are the moved body and
+	// the moved query's result (fields, not locals: their addresses would
+	// escape, an allocation per check).
+	mover  *Solver
+	parent *Solver
+	moving bool
+	moved  geom.Body
+	res    Result
 	// noMoveOut turns moveOutCheck off (tests and benchmarks compare);
 	// moveChecks counts its moved queries, moveRefuted those that still
 	// overlapped and moveReplaced the deeper pairs it took (tests).
