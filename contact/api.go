@@ -266,8 +266,9 @@ type Result struct {
 	// search is the search behind an overlapping answer (warm starts).
 	search searchState
 	// moveRefused: a move-out check refused an answer of this pair, at
-	// this query or an earlier warm start's (warm starts then check in
-	// full: moveOutWarm).
+	// this query or at an earlier one that this one was warm-started from,
+	// the pair overlapping since (warm starts then check in full:
+	// moveOutWarm).
 	moveRefused bool
 	// dual: GJK answered (warm starts of the pair go to it directly).
 	dual bool

@@ -60,6 +60,7 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 			return
 		}
 		sv.moveRefuted++
+		res.moveRefused = true
 		var d candidate
 		if k+1 < moveOutTries {
 			d = sv.fromSeed(m, pr, r.LocalP, r.LocalQ, res, nil)
@@ -68,7 +69,6 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 			res.StillOverlapping = -r.Distance
 			return
 		}
-		res.moveRefused = true
 		*best = d
 		sv.moveReplaced++
 		res.Fallback = true
@@ -83,26 +83,25 @@ type trackedPlace struct {
 }
 
 // moveOutWarm is moveOutCheck for a warm start. A pair whose answers the
-// check has refused before (prev.moveRefused, prev.StillOverlapping) is
-// checked in full at every step while it overlaps, as is a warm answer
-// that the search took from another place than the pair tracked from prev.
-// An answer tracked from prev, on a pair never refused, is not checked
-// again: the cold query checked it, and the motion of one step rarely
-// makes a second place of overlap. (A cheaper check, Newton from the
-// refused place on the moved bodies, missed an overlap there and dropped
-// the flag that cold queries carried: review of 2026-12-06.)
+// check has refused before (prev.moveRefused, kept from query to query by
+// answer while the pair overlaps) is checked in full at every step, as is
+// a warm answer that the search took from another place than the pair
+// tracked from prev. An answer tracked from prev, on a pair never
+// refused, is not checked again: the cold query checked it, and the motion
+// of one step rarely makes a second place of overlap. (A cheaper check,
+// Newton from the refused place on the moved bodies, missed an overlap
+// there and dropped the mark that cold queries carried: review of
+// 2026-12-06.)
 func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, tracked *trackedPlace, prev, res *Result) {
 	if sv.moving || sv.noMoveOut || !movesOut(pr, c) {
 		return
 	}
 	tol := pairTol(pr)
 	switched := !tracked.ok || c.sd > tracked.sd+tol || c.sd < tracked.sd-tol
-	if !switched && !prev.moveRefused && !(prev.StillOverlapping > 0) {
+	if !switched && !prev.moveRefused {
 		return
 	}
 	sv.moveOutCheck(m, pr, a, b, c, res)
-	// (The pair's history: checked in full at the next step too.)
-	res.moveRefused = res.moveRefused || prev.moveRefused && pr.samePrev
 }
 
 // moveOut sets mv.moved to b moved out along c's normal by c's depth and

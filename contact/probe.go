@@ -113,7 +113,7 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			res.Fallback = res.Fallback || cand.method != m
 		}
 	}
-	if !pr.convex && !sv.checkMTD(pr, best) {
+	if !pr.convex && !sv.noHullGap && !sv.checkMTD(pr, best) {
 		sv.hullGapCheck(m, pr, best, res, &top, nt)
 	}
 }

@@ -103,8 +103,10 @@ type Solver struct {
 	// overlapped and moveReplaced the deeper pairs it took (tests).
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
-	// hullGapped counts the overlaps hullGapCheck proved too deep (tests).
+	// hullGapped counts the overlaps hullGapCheck proved too deep, and
+	// noHullGap turns it off (tests).
 	hullGapped int
+	noHullGap  bool
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -196,6 +198,10 @@ func (sv *Solver) QueryWarm(a, b *geom.Body, prev *Result) (r Result) {
 // answer runs the query and records what it answered (for QueryWarm).
 func (sv *Solver) answer(a, b *geom.Body, prev *Result, r *Result) {
 	sv.query(a, b, prev, r)
+	// A pair whose answer a move-out check refused stays marked while it
+	// overlaps (its warm starts check in full: moveOutWarm), a warm start
+	// that went cold included.
+	r.moveRefused = r.moveRefused || prev != nil && prev.moveRefused && r.Distance < 0 && prev.sameShapes(&a.Shape, &b.Shape)
 	gapCertify(a, b, r)
 	r.in.set, r.in.a, r.in.b, r.in.opt = true, *a, *b, sv.opt
 }
