@@ -202,8 +202,14 @@ func BenchmarkQuerySupportWarmTurningConvexSeparated(b *testing.B) {
 	opt := DefaultOptions()
 	opt.Guess = Support
 	sv := NewSolver(opt)
-	pairs := separatedConvexPairs(sv)
-	r := rand.New(rand.NewPCG(3, 3))
+	benchWarmRestarts(b, sv, separatedConvexPairs(sv), 3)
+}
+
+// benchWarmRestarts animates the pairs in turn, 50 warm steps of
+// benchMotion (random stream seed) from each one's cold answer, which is
+// not timed.
+func benchWarmRestarts(b *testing.B, sv *Solver, pairs [][2]geom.Body, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
 	var a, c geom.Body
 	var prev Result
 	b.ReportAllocs()

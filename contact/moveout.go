@@ -39,7 +39,7 @@ func movesOut(pr *pair, c *candidate) bool {
 // tolerance: near-touching answers were flagged for 1e-13, review of
 // 2026-12-06).
 func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candidate, res *Result) {
-	if sv.moving || sv.noMoveOut || !movesOut(pr, best) {
+	if sv.parent != nil || sv.noMoveOut || !movesOut(pr, best) {
 		return
 	}
 	mv := sv.moveSolver()
@@ -75,29 +75,22 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 	}
 }
 
-// trackedPlace is the overlapping pair a warm start tracked from its
-// previous answer, before its search could replace it.
-type trackedPlace struct {
-	ok bool
-	sd float64
-}
-
 // moveOutWarm is moveOutCheck for a warm start. A pair whose answers the
 // check has refused before (prev.moveRefused, kept from query to query by
 // answer while the pair overlaps) is checked in full at every step, as is
 // a warm answer that the search took from another place than the pair
-// tracked from prev. An answer tracked from prev, on a pair never
+// tracked from prev (whose depth is trackedSD). An answer tracked from prev, on a pair never
 // refused, is not checked again: the cold query checked it, and the motion
 // of one step rarely makes a second place of overlap. (A cheaper check,
 // Newton from the refused place on the moved bodies, missed an overlap
 // there and dropped the mark that cold queries carried: review of
 // 2026-12-06.)
-func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, tracked *trackedPlace, prev, res *Result) {
-	if sv.moving || sv.noMoveOut || !movesOut(pr, c) {
+func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, trackedSD float64, prev, res *Result) {
+	if sv.parent != nil || sv.noMoveOut || !movesOut(pr, c) {
 		return
 	}
 	tol := pairTol(pr)
-	switched := !tracked.ok || c.sd > tracked.sd+tol || c.sd < tracked.sd-tol
+	switched := c.sd > trackedSD+tol || c.sd < trackedSD-tol
 	if !switched && !prev.moveRefused {
 		return
 	}
@@ -123,9 +116,7 @@ func (sv *Solver) moveOut(mv *Solver, pr *pair, a, b *geom.Body, c *candidate) b
 // factorisation stay the query's; the shape analyses are sv's).
 func (sv *Solver) moveSolver() *Solver {
 	if sv.mover == nil {
-		opt := sv.opt
-		opt.Trace = nil
-		sv.mover = &Solver{opt: opt, parent: sv, moving: true}
+		sv.mover = &Solver{parent: sv}
 	}
 	sv.mover.opt = sv.opt
 	sv.mover.opt.Trace = nil

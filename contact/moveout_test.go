@@ -312,9 +312,9 @@ func TestMoveOutCounts(t *testing.T) {
 }
 
 // BenchmarkQueryTwoPlaceWarm: warm starts through an animation of
-// twoPlacePairs' first pair (benchMotion's steps, 50 per cold start, the
-// cold queries timed too), where the move-out check runs in full at every
-// step; ...NoMoveOut without the check, which answers the shallow place.
+// twoPlacePairs' first pair (benchWarmRestarts: 50 steps per untimed cold
+// start), where the move-out check runs in full at every step;
+// ...NoMoveOut without the check, which answers the shallow place.
 func BenchmarkQueryTwoPlaceWarm(b *testing.B)          { benchTwoPlaceWarm(b, false) }
 func BenchmarkQueryTwoPlaceWarmNoMoveOut(b *testing.B) { benchTwoPlaceWarm(b, true) }
 
@@ -322,20 +322,7 @@ func benchTwoPlaceWarm(b *testing.B, off bool) {
 	p := twoPlacePairs[0]
 	sv := NewSolver(DefaultOptions())
 	sv.noMoveOut = off
-	r := rand.New(rand.NewPCG(5, 5))
-	var x, y geom.Body
-	var prev Result
-	sv.Query(&p.a, &p.b) // (the solver's one-time state: the mover, the polytope's scratch)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%50 == 0 {
-			x, y = p.a, p.b
-			prev = sv.Query(&x, &y)
-		}
-		benchMotion(&x, &y, r)
-		prev = sv.QueryWarm(&x, &y, &prev)
-	}
+	benchWarmRestarts(b, sv, [][2]geom.Body{{p.a, p.b}}, 5)
 }
 
 // TestDeepTwoPlaceOverlaps: overlaps of pointy non-convex pairs deeper than

@@ -88,14 +88,13 @@ type Solver struct {
 	rivals  [maxRivals]rival
 	nrivals int
 	// mover answers the moved pairs of the move-out checks (made on first
-	// use). In a mover, moving is set (its own answers are not checked
-	// so), parent is the solver it serves, whose shape cache and octrees
-	// it uses (cache, octree), and moved and res are the moved body and
-	// the moved query's result (fields, not locals: their addresses would
-	// escape, an allocation per check).
+	// use). In a mover, parent is the solver it serves, whose shape cache
+	// and octrees it uses (cache, octree; a mover's own answers are not
+	// checked so), and moved and res are the moved body and the moved
+	// query's result (fields, not locals: their addresses would escape, an
+	// allocation per check).
 	mover  *Solver
 	parent *Solver
-	moving bool
 	moved  geom.Body
 	res    Result
 	// noMoveOut turns moveOutCheck off (tests and benchmarks compare);
@@ -384,14 +383,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// may have overtaken it since prev's search (warmSearch; a
 			// polytope's check finds the global one anyway).
 			//
-			// (tracked: the depth of the pair tracked from prev, for the
+			// (trackedSD: the depth of the pair tracked from prev, for the
 			// move-out check; not the whole candidate, whose 512 bytes
 			// every warm query would clear.)
-			var tracked trackedPlace
-			moves := !sv.noMoveOut && movesOut(&pr, &c)
-			if moves {
-				tracked = trackedPlace{ok: true, sd: c.sd}
-			}
+			moves, trackedSD := !sv.noMoveOut && movesOut(&pr, &c), c.sd
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
 				search = sv.warmSearch(m, &pr, &c, res, prev)
@@ -408,7 +403,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				}
 			}
 			if moves {
-				sv.moveOutWarm(m, &pr, a, b, &c, &tracked, prev, res)
+				sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
 			}
 			res.warmFrom(prev)
 			res.Fallback = res.Fallback || polished
@@ -442,7 +437,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	// bodies still overlap: the dent search refines a separated pair, and
 	// its octrees, built per shape, would be rebuilt in every check once
 	// more caved shapes take turns than the octree cache holds.)
-	if caved(&pr, ia, ib) && !sv.moving && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
+	if caved(&pr, ia, ib) && sv.parent == nil && (!best.valid || best.separated) && !hullCertified(&pr, &best) {
 		// The multi-start's seeds are support points, on the convex hulls:
 		// a closest pair inside a deep dent (a tapered tip's caved-in side)
 		// is found from the closest boundary cells of the octrees instead.
@@ -647,7 +642,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	// (A move-out check's moved query asks only whether the bodies still
 	// overlap: the saddle escape and the ridge search bring a separated
 	// pair closer, and cost most of such a query.)
-	refine := !sv.moving || !best.separated
+	refine := sv.parent == nil || !best.separated
 	if refine {
 		sv.escapeUncertified(m, &pr, &best, res)
 	}
