@@ -106,6 +106,12 @@ type Solver struct {
 	// noHullGap turns it off (tests).
 	hullGapped int
 	noHullGap  bool
+	// tipBody is tipCheck's other body in its own frame; noTips turns
+	// tipCheck off, tipChecks counts its moved queries and tipReplaced
+	// the answers it replaced (tests).
+	tipBody                geom.Body
+	noTips                 bool
+	tipChecks, tipReplaced int
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -402,7 +408,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 					search = sv.warmSearch(m, &pr, &c, res, prev)
 				}
 			}
-			if moves {
+			if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
 				sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
 			}
 			res.warmFrom(prev)
@@ -687,7 +693,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	}
 	// An overlap of a pointy or caved non-convex pair must clear every
 	// place the bodies overlap (moveout.go).
-	sv.moveOutCheck(m, &pr, a, b, &best, res)
+	// A tip pressed into a face (tips.go) is no common-normal pair.
+	if !sv.tipCheck(m, &pr, a, b, &best, res) {
+		sv.moveOutCheck(m, &pr, a, b, &best, res)
+	}
 	sv.finish(&pr, &best, best.mtdCertified || best.separated && (convex || hullCertified(&pr, &best)), res)
 	if keepsSearch(&best) {
 		res.search = sv.keepSearch(&pr, &best, nil)
