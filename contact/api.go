@@ -252,8 +252,9 @@ type Result struct {
 	// polytope, the chart of a pointy ridge or tip, the ridge search), or
 	// converged to a farther pair than another scheme found from the same
 	// seed (the dent search of a caved shape), or, for a warm start from a
-	// GJK answer, went to GJK directly, or a move-out check or the hulls'
-	// gap (docs/contact.md, steps 6 and 7) replaced the answer.
+	// GJK answer, went to GJK directly, or a move-out check, the hulls'
+	// gap or a tip's translation (docs/contact.md, steps 6 and 7) replaced
+	// the answer.
 	Method   Method
 	Fallback bool
 	// GuessNS is the time of the cold initial guess in nanoseconds, when

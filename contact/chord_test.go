@@ -108,7 +108,11 @@ func TestChordFinalResidual(t *testing.T) {
 			n0 := sv.finals
 			prev = sv.QueryWarm(&a, &b, &prev)
 			pp = plain.QueryWarm(&a, &b, &pp)
-			if sv.finals == n0 || prev.Status != Converged || pp.Status != Converged || !prev.Certified && prev.Distance > 0 {
+			// (One start: the answer is the warm run's, which the chord
+			// step ended. Where the query searched again, its answer can
+			// be another run's, ended by a full step: 1.49e-11 on a pointy
+			// non-convex overlap once warm starts probed those, 7 starts.)
+			if sv.finals == n0 || prev.Starts != 1 || prev.Status != Converged || pp.Status != Converged || !prev.Certified && prev.Distance > 0 {
 				continue
 			}
 			ended++

@@ -70,7 +70,7 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
 	L := charLength(pr)
 	ma := max(minAxis(pr.a), minAxis(pr.b))
-	top, nt := probeRank(pr, c, best.sd-0.25*ma, probeClimbs(pr))
+	top, nt := probeRank(pr, c, best.sd-0.25*ma, sv.probeClimbs(pr))
 	bn := v3of(best.nP)
 	// A climb ending above the answer finds a better basin. With taper the
 	// closed-form supports are estimates, and a climb can stall near a
@@ -112,6 +112,9 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			bn = v3of(best.nP)
 			res.Fallback = res.Fallback || cand.method != m
 		}
+	}
+	if !pr.convex && !sv.noDeepSeeds {
+		sv.deepSeeds(m, pr, best, res)
 	}
 	if !pr.convex && !sv.noHullGap && !sv.checkMTD(pr, best) {
 		sv.hullGapCheck(m, pr, best, res, &top, nt)
@@ -226,23 +229,163 @@ const sameBasinCos = 0.9986295347545738
 
 // probeStarts bounds probeBasins' climbs and Newton runs on a convex
 // pair, whose answer the polytope then checks, and probeStartsNonConvex on
-// a pair with a non-convex shape, which nothing after the probe checks for
-// a shallower basin: pointy tapered pairs approached from random
-// directions (a scratch sweep of 150 pairs, exponents 1.6–1.9, 60 steps
-// each) had 30 of their 19,668 in-range answers (cold in each scheme,
-// warm implicit) too deep with three climbs, 6 with eight, found by
-// comparing them (TestProbeNonConvexClimbs is one of them). Cost: 8%
-// more a cold query of such a pair, 12% more a warm one (docs/contact.md,
-// step 6).
+// a pair with a non-convex shape, whose answer no proof checks for a
+// shallower basin (only searches: deepSeeds, hullGapCheck, tipCheck):
+// TestApproachSweep's first draw had 30 of its 19,668 in-range answers
+// too deep with three climbs (before deepSeeds and tipCheck), 6 with
+// eight (TestProbeNonConvexClimbs is from another approach). Cost:
+// docs/contact.md, step 6.
 const (
 	probeStarts          = 3
 	probeStartsNonConvex = 8
 )
 
 // probeClimbs is the number of climbs probeBasins takes on pr.
-func probeClimbs(pr *pair) int {
-	if pr.convex {
+func (sv *Solver) probeClimbs(pr *pair) int {
+	if pr.convex || sv.fewClimbs {
 		return probeStarts
 	}
 	return probeStartsNonConvex
 }
+
+// deepKeep is how many of each body's deepest surface samples inside the
+// other deepSeeds starts Newton from; deepGrid1 × (deepGrid2 + 1) is the
+// parameter grid it samples.
+const (
+	deepKeep  = 2
+	deepGrid1 = 16
+	deepGrid2 = 8
+)
+
+// deepSample is a surface point of one body inside the other: its
+// parameters, its local point, the point in the other's frame, and its
+// depth estimate along the other's centre's ray.
+type deepSample struct {
+	p1, p2, d float64
+	ls, xl    vec
+}
+
+// deepAt is the deepSample of s's point at (p1, p2) inside o (d = 0 where
+// it is not inside). The depth is the plain radial step's, |x|·(−F)/(1+F)
+// for F = G^(e2/2) − 1, homogeneous of degree 1 without taper (exact
+// there, an estimate with it): one residual per sample, and none outside
+// o's box, where most samples lie.
+func deepAt(s, o *geom.Superovoid, ts, to *geom.Transform, box *geom.AABB, p1, p2 float64) deepSample {
+	c := deepSample{p1: p1, p2: p2}
+	c.ls = s.Point(p1, p2)
+	c.xl = to.InvPoint(ts.Point(c.ls))
+	for k := 0; k < 3; k++ {
+		if c.xl[k] < box.Min[k] || c.xl[k] > box.Max[k] {
+			return c
+		}
+	}
+	if f, ok := o.Residual(c.xl); ok && f < 0 && f > -1 {
+		c.d = c.xl.Len() * -f / (1 + f)
+	}
+	return c
+}
+
+// deepSeeds starts Newton from the deepest points of each body's surface
+// inside the other and their radial feet: the deepest samples of a
+// parameter grid, in regions of their own, each refined by a compass
+// search over the parameters. A translation separating the bodies must
+// move every point of one out of the other, so it is at least the
+// deepest point's distance; where the shallowest translation touches at
+// one point, that point is the deepest, and its pair a common-normal one.
+// The hulls' gaps that the probe climbs miss such a point on a pointy
+// shape's ridge pressed into a face (TestApproachSweep's second draw:
+// 0.175150 answered for 0.092880, TestDeepSeeds). Newton crawls on such a
+// ridge, and polishCusp finishes the run.
+func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
+	tol := pairTol(pr)
+	for side := 0; side < 2; side++ {
+		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
+		if side == 1 {
+			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
+		}
+		var keep [deepKeep]deepSample
+		nk := 0
+		apart := 0.25 * minAxis(s)
+		box := o.LocalAABBFast()
+		for i := 0; i < deepGrid1; i++ {
+			for j := 0; j <= deepGrid2; j++ {
+				c := deepAt(s, o, ts, to, &box, -math.Pi+2*math.Pi*float64(i)/deepGrid1, -math.Pi/2+math.Pi*float64(j)/deepGrid2)
+				if !(c.d > 0) {
+					continue
+				}
+				// The deepest, a quarter of the smaller semi-axis apart.
+				w := -1
+				for k := 0; k < nk; k++ {
+					if keep[k].ls.Sub(c.ls).Len() < apart {
+						w = k
+						break
+					}
+				}
+				if w < 0 && nk < deepKeep {
+					w = nk
+					nk++
+				} else if w < 0 {
+					w = 0
+					for k := 1; k < nk; k++ {
+						if keep[k].d < keep[w].d {
+							w = k
+						}
+					}
+				}
+				if c.d > keep[w].d {
+					keep[w] = c
+				}
+			}
+		}
+		for k := 0; k < nk; k++ {
+			c := refineDeep(s, o, ts, to, &box, keep[k])
+			foot, ok := rayToSurface(o, c.xl)
+			if !ok {
+				continue
+			}
+			lp, lq := c.ls, foot
+			if side == 1 {
+				lp, lq = lq, lp
+			}
+			cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+			if cand.valid && !cand.converged && !cand.separated && cand.sd > best.sd+tol {
+				// (Crawling on the ridge it seeded from: polished in the
+				// chart where the equations are smooth.)
+				sv.polishCusp(m, pr, &cand, res)
+			}
+			sv.noteRival(&cand)
+			if !cand.separated && better(&cand, best) && cand.sd > best.sd+tol {
+				*best = cand
+				res.Fallback = res.Fallback || cand.method != m
+			}
+		}
+	}
+}
+
+// refineDeep climbs a deepSample's depth by a compass search over the
+// parameters, from the grid's spacing down to deepStep rad and at most
+// deepEvals samples: the grid's deepest point can be a pointy tip, from
+// which Newton goes nowhere, while the deepest point lies on the ridge
+// beside it (TestDeepSeeds), within Newton's reach of the refined point.
+func refineDeep(s, o *geom.Superovoid, ts, to *geom.Transform, box *geom.AABB, c deepSample) deepSample {
+	step := 2 * math.Pi / deepGrid1
+	for n := 0; step > deepStep && n < deepEvals; {
+		moved := false
+		for _, d := range [8][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+			n++
+			if e := deepAt(s, o, ts, to, box, c.p1+d[0]*step, c.p2+d[1]*step); e.d > c.d {
+				c, moved = e, true
+			}
+		}
+		if !moved {
+			step /= 2
+		}
+	}
+	return c
+}
+
+// deepStep and deepEvals end refineDeep's search.
+const (
+	deepStep  = 1e-3
+	deepEvals = 96
+)

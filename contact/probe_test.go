@@ -897,3 +897,37 @@ func TestProbeNonConvexWarm(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepSeeds: a ridge of a pointy tapered shape (x = 0, exponents 1.83
+// and 1.78) pressed into the face of another, 0.0929 deep (pair 75 of
+// TestApproachSweep's second draw, step 10), was answered 0.175150 in every scheme: the
+// probe's climbs of the hulls' gap never lead to the ridge, and Newton
+// from the multi-start's seeds converges elsewhere. deepSeeds starts from
+// the deepest point of a's surface inside b, on the ridge. A scratch scan
+// of 300 directions, bisecting the moved queries' sign, found 0.092880
+// along the answer's normal; the check here is independent of the solver:
+// b moved 0.0928797 along that direction is apart from a by dense samples,
+// so no answer may be deeper.
+func TestDeepSeeds(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.6539365689389738, 1.871683540106307, 1.3031647264282753}, Eps: [2]float64{1.8317251790033635, 1.7811384712092928}, Taper: [2]float64{0.15732908611590823, 0.2744469261215128}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.29329471504972976, V: geom.Vec3{0.7506842816901096, -0.13530286989759777, 0.5763197487027282}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8610746061677128, 0.5950426795961764, 0.7455594999027281}, Eps: [2]float64{1.7976827002718567, 1.6944884270429716}, Taper: [2]float64{-0.45198847173916146, -0.3800552939294026}},
+		Pose: geom.Pose{Position: geom.Vec3{-1.3869019908184161, -1.7127619517443347, 0.8389434584980622}, Orientation: geom.Quat{W: -0.25636506154899374, V: geom.Vec3{0.6510351045813674, 0.21785948368210614, 0.6804171464546398}}}}
+	apart := geom.Vec3{-0.9556722604379319, 0.02463669487429161, 0.293400006637909}.Mul(0.0928797)
+	c := b
+	c.Pose.Position = b.Pose.Position.Add(apart)
+	if deep := refinedDeepest(&a, &c, 200, 100); !(deep > 0) {
+		t.Fatalf("b moved by %v: the deepest sample's residual is %g; the pair no longer tests deepSeeds", apart, deep)
+	}
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := Query(&a, &b, &opt)
+		if res.Status != Converged || !(res.Distance < 0) || -res.Distance > apart.Len() {
+			t.Errorf("%v: %v %.9f; b moved %.7f apart from a: want a converged overlap no deeper", m, res.Status, res.Distance, apart.Len())
+			continue
+		}
+		checkDepthBySamples(t, &a, &b, &res, 0.01, m.String())
+		checkNoShorterNearby(t, &a, &b, &res, m.String())
+	}
+}

@@ -112,6 +112,8 @@ type Solver struct {
 	tipBody                geom.Body
 	noTips                 bool
 	tipChecks, tipReplaced int
+	noDeepSeeds            bool // tests: no deepSeeds
+	fewClimbs              bool // tests: probeStarts climbs on every pair
 }
 
 // NewSolver returns a solver with the given options (zero fields take the

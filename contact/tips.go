@@ -33,7 +33,8 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		return false
 	}
 	tol := pairTol(pr)
-	var cands [12]candidate
+	// (At most one tip of each body lies within tipNear of a witness.)
+	var cands [2]candidate
 	n := 0
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
@@ -120,6 +121,9 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		}
 		*best = *c
 		sv.tipReplaced++
+		// (Another stage's answer, as a move-out check's; its points are
+		// local Cartesian ones, Method Implicit's.)
+		res.Fallback = true
 		return true
 	}
 	return false
