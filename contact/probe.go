@@ -285,17 +285,16 @@ func deepAt(s, o *geom.Superovoid, ts, to *geom.Transform, box *geom.AABB, p1, p
 	return c
 }
 
-// deepSeeds starts Newton from the deepest points of each body's surface
-// inside the other and their radial feet: the deepest samples of a
-// parameter grid, in regions of their own, each refined by a compass
-// search over the parameters. A translation separating the bodies must
-// move every point of one out of the other, so it is at least the
-// deepest point's distance; where the shallowest translation touches at
-// one point, that point is the deepest, and its pair a common-normal one.
-// The hulls' gaps that the probe climbs miss such a point on a pointy
-// shape's ridge pressed into a face (TestApproachSweep's second draw:
-// 0.175150 answered for 0.092880, TestDeepSeeds). Newton crawls on such a
-// ridge, and polishCusp finishes the run.
+// deepSeeds starts Newton from the radially deepest points of each body's
+// surface inside the other and their radial feet: the deepest samples of
+// a parameter grid, in regions of their own, each refined by a compass
+// search over the parameters. Every separating translation moves each
+// point of one body out of the other, so the deepest point's distance
+// bounds it from below, and a ridge or tip of a pointy shape pressed into
+// a face lies among the deepest points, while the hulls' gaps that the
+// probe climbs miss its pair (TestApproachSweep's second draw: 0.175150
+// answered for 0.092880, TestDeepSeeds). Newton crawls on such a ridge,
+// and polishCusp finishes the run.
 func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
 	tol := pairTol(pr)
 	for side := 0; side < 2; side++ {
@@ -303,42 +302,59 @@ func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
 		if side == 1 {
 			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
 		}
-		var keep [deepKeep]deepSample
-		nk := 0
-		apart := 0.25 * minAxis(s)
+		// The grid: deepGrid1 azimuths on each of deepGrid2 − 1 rings,
+		// and the two poles once each.
+		var samples [deepGrid1*(deepGrid2-1) + 2]deepSample
 		box := o.LocalAABBFast()
-		for i := 0; i < deepGrid1; i++ {
-			for j := 0; j <= deepGrid2; j++ {
-				c := deepAt(s, o, ts, to, &box, -math.Pi+2*math.Pi*float64(i)/deepGrid1, -math.Pi/2+math.Pi*float64(j)/deepGrid2)
-				if !(c.d > 0) {
-					continue
-				}
-				// The deepest, a quarter of the smaller semi-axis apart.
-				w := -1
-				for k := 0; k < nk; k++ {
-					if keep[k].ls.Sub(c.ls).Len() < apart {
-						w = k
-						break
-					}
-				}
-				if w < 0 && nk < deepKeep {
-					w = nk
-					nk++
-				} else if w < 0 {
-					w = 0
-					for k := 1; k < nk; k++ {
-						if keep[k].d < keep[w].d {
-							w = k
-						}
-					}
-				}
-				if c.d > keep[w].d {
-					keep[w] = c
-				}
+		ns := 0
+		for j := 0; j <= deepGrid2; j++ {
+			p2 := -math.Pi/2 + math.Pi*float64(j)/deepGrid2
+			n1 := deepGrid1
+			if j == 0 || j == deepGrid2 {
+				n1 = 1
+			}
+			for i := 0; i < n1; i++ {
+				samples[ns] = deepAt(s, o, ts, to, &box, -math.Pi+2*math.Pi*float64(i)/deepGrid1, p2)
+				ns++
 			}
 		}
+		// The deepest, then the deepest a quarter of the body's smallest
+		// semi-axis from those kept (as probeRank keeps its directions).
+		apart := 0.25 * minAxis(s)
+		var keep [deepKeep]int
+		nk := 0
+		for nk < deepKeep {
+			k := -1
+			for i := 0; i < ns; i++ {
+				if !(samples[i].d > 0) || k >= 0 && samples[i].d <= samples[k].d {
+					continue
+				}
+				near := false
+				for _, q := range keep[:nk] {
+					near = near || samples[i].ls.Sub(samples[q].ls).Len() < apart
+				}
+				if !near {
+					k = i
+				}
+			}
+			if k < 0 {
+				break
+			}
+			keep[nk] = k
+			nk++
+		}
+		var seeded [deepKeep]vec
 		for k := 0; k < nk; k++ {
-			c := refineDeep(s, o, ts, to, &box, keep[k])
+			c := refineDeep(s, o, ts, to, &box, samples[keep[k]])
+			// (Two regions' samples can refine to one point: one run.)
+			dup := false
+			for _, q := range seeded[:k] {
+				dup = dup || c.ls.Sub(q).Len() < 1e-3*apart
+			}
+			seeded[k] = c.ls
+			if dup {
+				continue
+			}
 			foot, ok := rayToSurface(o, c.xl)
 			if !ok {
 				continue

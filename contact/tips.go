@@ -44,7 +44,7 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		if !multiBasin(s) {
 			continue
 		}
-		for k := 0; k < 6; k++ {
+		for k := 0; k < 6 && n < len(cands); k++ {
 			var tl vec
 			tl[k/2] = s.A[k/2]
 			if k%2 == 1 {
