@@ -26,10 +26,7 @@ type gridVals [2][witnessAzimuths * (witnessZeniths - 1)]float64
 func descentWitness(pr *pair, g *gridVals, low *lowPoint) bool {
 	const nz = witnessZeniths - 1
 	for side := 0; side < 2; side++ {
-		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
-		if side == 1 {
-			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
-		}
+		s, o, ts, to := pr.side(side)
 		v := &g[side]
 		// The descentStarts lowest grid points no lower than a neighbour
 		// (azimuths wrap; the rows off the poles do not).

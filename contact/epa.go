@@ -570,10 +570,7 @@ func gridWitness(pr *pair, n1, n2 int, vals *gridVals) bool {
 		vals = nil // (sized for the witness grid only)
 	}
 	for side := 0; side < 2; side++ {
-		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
-		if side == 1 {
-			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
-		}
+		s, o, ts, to := pr.side(side)
 		for i := 0; i < n1; i++ {
 			p1 := -math.Pi + 2*math.Pi*float64(i)/float64(n1)
 			for j := 1; j < n2; j++ {

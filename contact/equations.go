@@ -41,6 +41,16 @@ type pair struct {
 	unproven unprovenPair
 }
 
+// side returns one body's shape and transform (s, ts) and the other's (o,
+// to): a's first for side 0, b's first for side 1, for the searches that
+// treat the bodies alike.
+func (pr *pair) side(side int) (s, o *geom.Superovoid, ts, to *geom.Transform) {
+	if side == 1 {
+		return pr.b, pr.a, &pr.tb, &pr.ta
+	}
+	return pr.a, pr.b, &pr.ta, &pr.tb
+}
+
 // unprovenPair is a refused overlapping pair's world witness points and
 // their distance; ok until it is searched.
 type unprovenPair struct {

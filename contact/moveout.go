@@ -42,20 +42,13 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 	if sv.parent != nil || sv.noMoveOut || !movesOut(pr, best) {
 		return
 	}
-	mv := sv.moveSolver()
 	tol := pairTol(pr)
 	for k := 0; ; k++ {
-		if !sv.moveOut(mv, pr, a, b, best) {
+		r := sv.movedQuery(pr, a, b, best, res)
+		if r == nil {
 			return
 		}
-		// (Into the mover's own result, cleared as a query's result starts:
-		// a local escapes, 1.8 kB a check.)
-		mv.res = Result{}
-		mv.answer(a, &mv.moved, nil, &mv.res)
-		r := &mv.res
 		sv.moveChecks++
-		res.Iterations += r.Iterations
-		res.Starts += r.Starts
 		if r.Status == Failed || !(r.Distance < min(moveOutMargin*best.sd, -tol)) {
 			return
 		}
@@ -109,6 +102,23 @@ func (sv *Solver) moveOut(mv *Solver, pr *pair, a, b *geom.Body, c *candidate) b
 	mv.moved = *b
 	mv.moved.Pose.Position = b.Pose.Position.Add(n.Normalize().Mul(-c.sd * (1 + moveOutMargin)))
 	return true
+}
+
+// movedQuery answers a and b moved out along c's normal by c's depth
+// (moveOut) with the mover, its iterations and starts counted in res's;
+// nil when c has no normal to move along.
+func (sv *Solver) movedQuery(pr *pair, a, b *geom.Body, c *candidate, res *Result) *Result {
+	mv := sv.moveSolver()
+	if !sv.moveOut(mv, pr, a, b, c) {
+		return nil
+	}
+	// (Into the mover's own result, cleared as a query's result starts:
+	// a local escapes, 1.8 kB a check.)
+	mv.res = Result{}
+	mv.answer(a, &mv.moved, nil, &mv.res)
+	res.Iterations += mv.res.Iterations
+	res.Starts += mv.res.Starts
+	return &mv.res
 }
 
 // moveSolver returns the solver of the move-out checks' moved queries and

@@ -298,10 +298,7 @@ func deepAt(s, o *geom.Superovoid, ts, to *geom.Transform, box *geom.AABB, p1, p
 func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
 	tol := pairTol(pr)
 	for side := 0; side < 2; side++ {
-		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
-		if side == 1 {
-			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
-		}
+		s, o, ts, to := pr.side(side)
 		// The grid: deepGrid1 azimuths on each of deepGrid2 − 1 rings,
 		// and the two poles once each.
 		var samples [deepGrid1*(deepGrid2-1) + 2]deepSample

@@ -131,10 +131,7 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 	var tips [12]ridgeSeed
 	nTips := 0
 	for side := 0; side < 2; side++ {
-		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
-		if side == 1 {
-			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
-		}
+		s, o, ts, to := pr.side(side)
 		p1, p2 := 2/s.Eps[0] < cuspMaxP, 2/s.Eps[1] < cuspMaxP
 		sample := func(q1, q2 float64, tip bool) {
 			x := s.Point(q1, q2)

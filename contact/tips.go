@@ -1,10 +1,6 @@
 package contact
 
-import (
-	"slices"
-
-	"github.com/sovviz/sovviz/geom"
-)
+import "github.com/sovviz/sovviz/geom"
 
 // A pointy shape's axis points (±a1, ±a2, ±a3 along its axes; taper
 // leaves them where they are) are tips: for an exponent near 2 the normal
@@ -37,10 +33,7 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 	var cands [2]candidate
 	n := 0
 	for side := 0; side < 2; side++ {
-		s, o, ts, to := pr.a, pr.b, &pr.ta, &pr.tb
-		if side == 1 {
-			s, o, ts, to = pr.b, pr.a, &pr.tb, &pr.ta
-		}
+		s, o, ts, to := pr.side(side)
 		if !multiBasin(s) {
 			continue
 		}
@@ -95,27 +88,16 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 	if n == 0 {
 		return false
 	}
-	slices.SortFunc(cands[:n], func(x, y candidate) int {
-		switch {
-		case x.sd > y.sd:
-			return -1
-		case x.sd < y.sd:
-			return 1
-		}
-		return 0
-	})
-	mv := sv.moveSolver()
+	if n == 2 && cands[1].sd > cands[0].sd {
+		cands[0], cands[1] = cands[1], cands[0] // the shallower first
+	}
 	for i := 0; i < n; i++ {
 		c := &cands[i]
-		if !sv.moveOut(mv, pr, a, b, c) {
+		r := sv.movedQuery(pr, a, b, c, res)
+		if r == nil {
 			continue
 		}
-		mv.res = Result{}
-		mv.answer(a, &mv.moved, nil, &mv.res)
-		r := &mv.res
 		sv.tipChecks++
-		res.Iterations += r.Iterations
-		res.Starts += r.Starts
 		if r.Status == Failed || r.Distance < -tol {
 			continue
 		}
