@@ -80,6 +80,8 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	if !pr.a.IsSuperellipsoid() || !pr.b.IsSuperellipsoid() {
 		above = -0.1 * min(minAxis(pr.a), minAxis(pr.b))
 	}
+	var ends [probeStartsNonConvex]v3 // (the exact ascents' ends)
+	ne := 0
 	for j := 0; j < nt; j++ {
 		n, lp, lq, g := supportAscendTo(pr, top[j].vec(), 0, probeClimb, probeStall)
 		if !(g > best.sd+above) || v3of(n).dot(bn) > 0.9999 {
@@ -94,12 +96,13 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// a climb that stopped short) or converges back to the answer's
 		// basin (from a tapered shape's estimated climb), the exact gap's
 		// own maximum is the pair: ascentPair accepts it where its bounds
-		// meet. (Convex pairs only: a non-convex shape's exact gap is its
-		// hull's, from numeric supports, and on 400 non-convex pointy
-		// pairs the ascent doubled the query's cost and changed no answer
-		// the Newton starts had not: nonConvexPointyOverlaps.)
-		if pr.convex && (!cand.converged || !(cand.sd > best.sd+pairTol(pr))) && v3of(n).dot(bn) < sameBasinCos {
+		// meet (ascendsFrom says when).
+		if sv.ascendsFrom(pr, &cand, best, n, bn, &ends, ne) {
 			e := sv.exactAscent(pr, n, res)
+			if ne < len(ends) {
+				ends[ne] = v3of(e.n)
+				ne++
+			}
 			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
 				sv.noteRival(&ac)
 				cand = ac
@@ -206,6 +209,38 @@ func bestAbove(gaps *[len(probeDirs)]float64, floor float64) int {
 		}
 	}
 	return k
+}
+
+// ascendsFrom reports whether probeBasins climbs the exact gap from a
+// climb's end n (bn is the answer's normal, ends the ends of the exact
+// ascents taken so far): on a convex pair where Newton from the climb's
+// supports stalled or found no better pair; on a non-convex one only where
+// it stalled, and not from within 3° of an earlier ascent's end, which it
+// would only climb to again. A non-convex shape's exact gap is its hull's
+// from numeric supports, but its maximum is still a common-normal pair of
+// the bodies whose translation parts the hulls: on 400 random non-convex
+// pointy pairs (nonConvexPointyOverlaps) the ascent after every climb
+// doubled the query's cost and changed no answer, yet in
+// TestApproachSweep's approaches (SOVVIZ_SWEEP_SEED=7) a tapered pair's
+// climbs ended near the shallowest basin, 0.0794 deep, with estimated
+// supports from which every scheme stalled, and the answer was 0.0911
+// (TestProbeExactAscentNonConvex).
+func (sv *Solver) ascendsFrom(pr *pair, cand, best *candidate, n vec, bn v3, ends *[probeStartsNonConvex]v3, ne int) bool {
+	if !(v3of(n).dot(bn) < sameBasinCos) {
+		return false
+	}
+	if pr.convex {
+		return !cand.converged || !(cand.sd > best.sd+pairTol(pr))
+	}
+	if sv.noNonConvexAscent || cand.converged {
+		return false
+	}
+	for _, e := range ends[:ne] {
+		if e.dot(v3of(n)) > sameBasinCos {
+			return false
+		}
+	}
+	return true
 }
 
 // probeClimb bounds the closed-form support steps of a probe's climb, and

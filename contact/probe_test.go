@@ -921,3 +921,21 @@ func checkNoDeeperThanApart(t *testing.T, a, b *geom.Body, apart geom.Vec3, what
 		}
 	}
 }
+
+// TestProbeExactAscentNonConvex: step 53 of an approach of
+// TestApproachSweep with SOVVIZ_SWEEP_SEED=7 (draw 0, pair 67): a pointy
+// tapered shape's tip pressed into another's side. The probe's climbs
+// (estimated supports, both shapes tapered) end near the shallowest
+// basin, from where every scheme stalls; every scheme answered 0.089359
+// where b moved 0.074877 along the normal a scan of 300 directions found
+// (bisecting the moved queries' sign, then a pattern search) is apart by
+// dense samples. The exact ascent from those climbs' ends (ascendsFrom)
+// reaches that pair.
+func TestProbeExactAscentNonConvex(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1472350030793361, 0.3792837007158059, 0.47688527534593045}, Eps: [2]float64{1.828327775563496, 1.7526816401401801}, Taper: [2]float64{0.44487227765790727, -0.27085478302651544}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.1013097083807296, V: geom.Vec3{-0.630552000340026, -0.7018104616361391, 0.3155987861083636}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7611897159692865, 1.639094628783421, 1.7562579316285738}, Eps: [2]float64{1.818985457279467, 1.760767842962575}, Taper: [2]float64{-0.11047690223949169, -0.44618586331469634}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.6256855798731609, -1.6939836072702754, 1.3841038356407773}, Orientation: geom.Quat{W: -0.49468853330340085, V: geom.Vec3{-0.6746337521405978, 0.26205170305022685, 0.48112520243623114}}}}
+	apart := geom.Vec3{0.0004871916023667735, -0.9995832144514384, 0.028864511623655578}.Mul(0.074877)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the exact ascent", true, nil)
+}

@@ -114,6 +114,7 @@ type Solver struct {
 	tipChecks, tipReplaced int
 	noDeepSeeds            bool // tests: no deepSeeds
 	fewClimbs              bool // tests: probeStarts climbs on every pair
+	noNonConvexAscent      bool // tests: no exact ascent in probeBasins on non-convex pairs
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
