@@ -177,9 +177,10 @@ func (t *SupportTable) Shape() Superovoid { return t.s }
 // local maximum of n·x in a dent, or a local minimum at its bottom; both are
 // refused. Like PointWithNormal it relies on the scan heights to separate
 // the local maxima of the section-stack profile F (no two in one interval
-// between neighbouring heights): the local maximum in x's own interval is x
-// itself, checked by the sign change of ψ across it, and every other
-// interval holding a maximum is solved and compared.
+// between neighbouring heights) where F curves clearly: the local maximum
+// in x's own interval is x itself, checked by the sign change of ψ across
+// it (and, where F is flat there, by three heights inside: flat), and
+// every other interval holding a maximum is solved and compared.
 func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 	e, ok := t.s.Hessian(x)
 	return ok && t.IsSupportPointHess(n, x, tol, &e)
@@ -254,6 +255,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		return false, true
 	}
 	prevTau, prevPsi := -bound, -1.0
+	prevI := -1 // the last height scanned (−1: none, the interval starts at −bound)
 	// skipped: the heights since the last node scanned were skipped as a
 	// group below the limit, so no maximum between them needs solving.
 	skipped := false
@@ -291,6 +293,13 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		if skipped && t.onSkip != nil {
 			t.onSkip(prevTau, tau, bound, g0, g1)
 		}
+		if !skipped && prevTau <= tx && tx <= tau && flat(t.nodeF(prevI, &d), t.nodeF(i, &d), d.limit, t.nodeW(i)-t.nodeW(prevI)) {
+			// x's own interval can hold another maximum where F is nearly
+			// flat (interiorBest).
+			if _, f := p.interiorBest(prevTau, tau, prevPsi, tx, math.Inf(-1)); f > d.limit {
+				return false, false
+			}
+		}
 		if !skipped && prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
 			x0 := 0.5 * (prevTau + tau)
 			if psi == 0 {
@@ -300,7 +309,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 				return false, false
 			}
 		}
-		prevTau, prevPsi, skipped = tau, psi, false
+		prevTau, prevPsi, prevI, skipped = tau, psi, i, false
 	}
 	return true, false
 }
@@ -421,6 +430,27 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	return (bs - p.c*sum/nn) / sum, false
 }
 
+// nodeW returns scan height i (−1 and 1 outside the heights: the poles).
+func (t *SupportTable) nodeW(i int) float64 {
+	switch {
+	case i < 0:
+		return -1
+	case i >= t.n:
+		return 1
+	}
+	return t.w[i]
+}
+
+// nodeF returns F at scan height i (−Inf for i outside the heights: the
+// ends ±bound of the scan), in units of em like the limit.
+func (t *SupportTable) nodeF(i int, d *checkDir) float64 {
+	if i < 0 || i >= t.n {
+		return math.Inf(-1)
+	}
+	ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
+	return t.r[i]*FastExp(FastLog(ak+bk)*d.invk) + d.p.c*t.w[i]
+}
+
 // signBetween returns the sign (±1) of ψ when N lies in [nlo, nhi] and
 // that decides it, else 0: c/N lies between c/nhi and c/nlo, and ψ·sum·N =
 // bs·N − cs (cs = c·sum) is linear in N, so one sign at both ends decides.
@@ -518,14 +548,15 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 	// The brackets of local maxima, as the interval ending at height i
 	// (the one from the previous height, or from −bound, to i; i = n for
 	// the last one, to bound) with the ends' τ and the interval's bound.
-	type bracket struct{ lo, hi, x0, ub float64 }
+	type bracket struct{ lo, hi, x0, ub, flo, fhi, dw float64 } // (F at the ends, the width in w)
 	var br [supportNodes/2 + 2]bracket
 	nb := 0
 	lb := math.Inf(-1) // the highest F at the heights scanned: h(n) ≥ lb
-	prevTau, prevPsi := -bound, -1.0
+	prevTau, prevPsi, prevF, prevW := -bound, -1.0, math.Inf(-1), -1.0
 	for i := 0; i <= t.n; i++ {
-		tau, psi := bound, 1.0
+		tau, psi, f, w := bound, 1.0, math.Inf(-1), 1.0
 		if i < t.n {
+			w = t.w[i]
 			tau = t.tau[i]
 			if !(tau > -bound && tau < bound) {
 				// ψ's sign is known there: no root beyond the bound. (The
@@ -543,7 +574,8 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 				sum := ak + bk
 				nn := FastExp(FastLog(sum) * d.invk)
 				psi = tau - t.r[i]*(ak*t.tcx[i]+bk*t.tcy[i])/sum - p.c/nn
-				lb = max(lb, t.r[i]*nn+p.c*t.w[i])
+				f = t.r[i]*nn + p.c*t.w[i]
+				lb = max(lb, f)
 			}
 		}
 		if prevPsi < 0 && psi >= 0 {
@@ -551,13 +583,13 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 			if psi == 0 {
 				x0 = tau
 			}
-			br[nb] = bracket{lo: prevTau, hi: tau, x0: x0, ub: t.cellBound(i, &d)}
+			br[nb] = bracket{lo: prevTau, hi: tau, x0: x0, ub: t.cellBound(i, &d), flo: prevF, fhi: f, dw: w - prevW}
 			nb++
 		}
 		if tau == bound {
 			break
 		}
-		prevTau, prevPsi = tau, psi
+		prevTau, prevPsi, prevF, prevW = tau, psi, f, w
 	}
 	// The highest bound first (insertion sort: a few brackets at most).
 	for i := 1; i < nb; i++ {
@@ -566,6 +598,7 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 		}
 	}
 	bestTau, bestF := 0.0, math.Inf(-1)
+	var bestBr bracket
 	solved := 0
 	for _, b := range br[:nb] {
 		if !t.noGroups && b.ub < max(lb, bestF) {
@@ -574,7 +607,7 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 		r := p.solve(b.lo, b.hi, b.x0)
 		_, f := p.evalTau(r)
 		if f > bestF || f == bestF && r < bestTau {
-			bestTau, bestF = r, f
+			bestTau, bestF, bestBr = r, f, b
 		}
 		solved++
 		if t.onSolve != nil {
@@ -585,6 +618,9 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 	// separate the local maxima (as the shape's scan assumes): every
 	// bracket pruned, or a height higher than every maximum solved. The
 	// shape's scan then answers, so that the point is still its point.
+	if solved > 0 && flat(bestBr.flo, bestBr.fhi, bestF, bestBr.dw) {
+		bestTau, bestF = p.interiorBest(bestBr.lo, bestBr.hi, -1, bestTau, bestF)
+	}
 	fellBack := !(bestF >= lb*(1-1e-12))
 	if t.onSearch != nil {
 		t.onSearch(nb, solved, fellBack)
