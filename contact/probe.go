@@ -64,7 +64,13 @@ func probes(pr *pair) bool { return multiBasin(pr.a) || multiBasin(pr.b) }
 // the exact gap's ascent pair (ascentPair) where Newton finds no better
 // pair from there.
 func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) {
-	if sv.noProbe || !best.valid || !best.converged || best.separated || best.mtdCertified || !probes(pr) {
+	if sv.noProbe || !best.valid || best.separated || best.mtdCertified || !probes(pr) {
+		return
+	}
+	if !best.converged && (pr.convex || best.slack > 0) {
+		// (A non-convex pair's unconverged overlap is searched too: the
+		// polytope's hull pair, whose support points bridge a dent, has a
+		// depth that bounds the bodies' from above; TestProbeHullPair.)
 		return
 	}
 	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
@@ -82,8 +88,10 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	}
 	var ends [probeStartsNonConvex]v3 // (the exact ascents' ends)
 	ne := 0
+	var climbed [probeStartsNonConvex]v3 // (the climbs' ends, for hullGapCheck)
 	for j := 0; j < nt; j++ {
 		n, lp, lq, g := supportAscendTo(pr, top[j].vec(), 0, probeClimb, probeStall)
+		climbed[j] = v3of(n)
 		if !(g > best.sd+above) || v3of(n).dot(bn) > 0.9999 {
 			continue
 		}
@@ -121,12 +129,17 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	}
 	if !pr.convex && !sv.noHullGap && !sv.checkMTD(pr, best) {
 		sv.hullGapCheck(m, pr, best, res, &top, nt)
+		if !sv.checkMTD(pr, best) {
+			// (Where a climb ended, too: TestHullGapClimbed.)
+			sv.hullGapCheck(m, pr, best, res, &climbed, nt)
+		}
 	}
 }
 
 // hullGapCheck proves a non-convex pair's overlapping answer too deep where
-// the exact hulls' support gap along one of the probe's ranked directions
-// is shallower: b moved along that direction by the gap separates the
+// the exact hulls' support gap along one of the directions top (the
+// probe's ranked directions, then where its climbs ended) is shallower: b
+// moved along that direction by the gap separates the
 // hulls, hence the bodies. The polytope, which checkMTD runs only on the
 // deepest overlaps of such pairs, then finds the hulls' shallowest
 // translation, and Newton from its support points the bodies' pair there.

@@ -939,3 +939,39 @@ func TestProbeExactAscentNonConvex(t *testing.T) {
 	apart := geom.Vec3{0.0004871916023667735, -0.9995832144514384, 0.028864511623655578}.Mul(0.074877)
 	checkNoDeeperThanApart(t, &a, &b, apart, "the exact ascent", true, nil)
 }
+
+// TestProbeHullPair: step 48 of an approach of TestApproachSweep with
+// SOVVIZ_SWEEP_SEED=8 (draw 0, pair 92). The parametric scheme's
+// multi-start converged 1.197 deep; the polytope's hull pair proved that
+// too deep (the hulls part after 0.039046) but, its support points
+// bridging a dent, did not converge, and the probe, which searched only
+// converged answers, left the answer max_iterations 0.039046 deep, where
+// the bodies part after 0.028417 (the implicit and ntb schemes' answer).
+// The probe now searches from such a hull pair too (the hull's depth
+// bounds the bodies' from above).
+func TestProbeHullPair(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8278455386373005, 0.8572038667129982, 0.9757351292534815}, Eps: [2]float64{1.6954370241026724, 1.8494771374302192}, Taper: [2]float64{-0.4908820113182413, 0.09808399291002501}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.11530630193721696, V: geom.Vec3{-0.8453210707770884, -0.3633474768896417, 0.37431985663570044}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.9329630033990934, 1.0976791861020956, 1.7594029240445226}, Eps: [2]float64{1.6328709897990223, 1.866025555738282}, Taper: [2]float64{-0.4704502653174081, -0.14424539134623138}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.8456233417237735, -0.05405977113010172, -1.6760398456901828}, Orientation: geom.Quat{W: 0.2145366222170679, V: geom.Vec3{-0.5391343197028967, -0.7370108161129859, 0.3465880551586513}}}}
+	apart := geom.Vec3{0.11492290042522985, 0.24375007545333024, -0.9630049987795227}.Mul(0.028417)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the hull pair's probe", true, nil)
+}
+
+// TestHullGapClimbed: step 55 of draw 0's pair 94 in TestApproachSweep, a
+// tip of b against a's face. Every scheme answered 0.247118 (the warm
+// start 0.235505), where the hulls part after 0.231406 along a direction
+// 25° from that answer's normal (the sweep's hull bound; a scratch scan of
+// 600 directions, bisecting the moved queries' sign, found the same
+// depth). No ranked direction of the probe showed the hulls' gap
+// shallower than the answer, but one of the climbs from them ended where
+// it does: hullGapCheck now checks the climbs' ends too, and the
+// polytope's direction then leads Newton to the pair.
+func TestHullGapClimbed(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8961720848070236, 1.8809171944676033, 1.5470260445335353}, Eps: [2]float64{1.8450744400520378, 1.7919627530322075}, Taper: [2]float64{0.011511399004258127, 0.19730698671972635}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.16536051447887304, V: geom.Vec3{0.3052299581645173, -0.8885031850437867, 0.3000877589259783}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7848174662582459, 1.8692343109974012, 1.0817541617719726}, Eps: [2]float64{1.896196390372066, 1.6117465594671065}, Taper: [2]float64{-0.44249845686246525, 0.031207585340897515}},
+		Pose: geom.Pose{Position: geom.Vec3{-1.9395876287609108, 1.899661945530382, 0.46924485733653326}, Orientation: geom.Quat{W: -0.7447766870000175, V: geom.Vec3{0.5741438767012833, -0.2561466639499927, 0.2237306011590482}}}}
+	apart := geom.Vec3{-0.9972885516045813, 0.05281458910411349, 0.05124611220570735}.Mul(0.231407)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the climbs' hull gaps", true, nil)
+}

@@ -553,11 +553,16 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 		}
 	}
-	if best.valid && !best.converged && best.slack > 0 {
+	if best.valid && !best.converged {
 		// A nearly stationary pair that the scheme could not finish (a
 		// parametric scheme crawling where its parametrisation is nearly
 		// singular): the other schemes polish it from its points, so the
-		// answer converges where one of them can.
+		// answer converges where one of them can. (Any pair a start left
+		// unconverged, not only nearly stationary ones: an approach's
+		// pointy pair, whose implicit and ntb multi-starts found nothing
+		// and the parametric one a pair 1e-7 short of its converged
+		// neighbour, was answered max_iterations where the ntb scheme
+		// converges from its points: TestUnconvergedPolished.)
 		for _, m2 := range fallbackOrder[m] {
 			if sv.trySeed(m2, &pr, best.lp, best.lq, &best, res) && best.converged {
 				res.Fallback = true
