@@ -99,6 +99,22 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		// scheme crawls from seeds near a pointy tip, where the
 		// parametric ones converge.)
 		cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+		if !pr.convex && cand.converged && !(cand.sd > best.sd+pairTol(pr)) {
+			// From one seed the schemes can converge to different pairs:
+			// on a non-convex pair each scheme's competes, as in the dent
+			// search (TestProbeAllSchemes). (fromSeed ran the schemes up to
+			// cand's: those before it stalled.)
+			ran := true
+			for _, m2 := range schemesFrom(m) {
+				if ran {
+					ran = m2 != cand.method
+					continue
+				}
+				if c2 := sv.solveFromPoints(m2, pr, lp, lq, res); c2.converged && better(&c2, &cand) {
+					cand = c2
+				}
+			}
+		}
 		sv.noteRival(&cand)
 		// Where every scheme stalls (seeds at a pointy tip, or part way up
 		// a climb that stopped short) or converges back to the answer's

@@ -975,3 +975,19 @@ func TestHullGapClimbed(t *testing.T) {
 	apart := geom.Vec3{-0.9972885516045813, 0.05281458910411349, 0.05124611220570735}.Mul(0.231407)
 	checkNoDeeperThanApart(t, &a, &b, apart, "the climbs' hull gaps", true, nil)
 }
+
+// TestProbeAllSchemes: step 18 of an approach of TestApproachSweep with
+// SOVVIZ_SWEEP_SEED=9 (draw 1, pair 111), two tapered pointy shapes. The
+// implicit and parametric schemes answered 0.146747, where the ntb
+// scheme's 0.135113, along a normal 43° away, parts the bodies: from the
+// same climb's supports each scheme converged, to different pairs, and
+// the probe took the configured scheme's alone. On a non-convex pair the
+// other schemes' pairs from that seed now compete.
+func TestProbeAllSchemes(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.5503589174805907, 1.489360535299491, 1.3923816505293878}, Eps: [2]float64{1.8221218351092776, 1.7030698832506643}, Taper: [2]float64{-0.32936189101460656, -0.44061346449651484}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.871531382808019, V: geom.Vec3{0.3821281631163061, -0.18811370799293728, -0.242949271658196}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.2998604958329882, 0.7710010574929691, 1.0726347812364634}, Eps: [2]float64{1.692470068185487, 1.773720248550961}, Taper: [2]float64{0.4789510689771028, 0.2833918201766681}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.7751309653564054, -1.3980909612708734, -0.5492524544970672}, Orientation: geom.Quat{W: -0.11155867446887434, V: geom.Vec3{0.9291380980632128, -0.1902598492706513, -0.2967460979250318}}}}
+	apart := geom.Vec3{-0.7413608511980253, -0.6696260065764973, -0.04455445687416848}.Mul(0.13512)
+	checkNoDeeperThanApart(t, &a, &b, apart, "each scheme's probe pair", true, nil)
+}
