@@ -1,7 +1,9 @@
 # sovviz — see README.md. Every target installs missing Debian packages first.
 GO      ?= go
 BIN     := bin/sovviz
-GOFLAGS_TEST ?= -count=1
+# (The contact package's tests take 6–8 minutes on a 2-core machine, near go
+# test's default 10-minute limit per package.)
+GOFLAGS_TEST ?= -count=1 -timeout=30m
 
 .PHONY: all deps deps-fcl build run test vet bench bench-fcl clean
 

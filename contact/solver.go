@@ -114,7 +114,6 @@ type Solver struct {
 	tipChecks, tipReplaced int
 	noDeepSeeds            bool // tests: no deepSeeds
 	fewClimbs              bool // tests: probeStarts climbs on every pair
-	noNonConvexAscent      bool // tests: no exact ascent in probeBasins on non-convex pairs
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -554,11 +553,11 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		}
 	}
 	if best.valid && !best.converged {
-		// A nearly stationary pair that the scheme could not finish (a
-		// parametric scheme crawling where its parametrisation is nearly
-		// singular): the other schemes polish it from its points, so the
-		// answer converges where one of them can. (Any pair a start left
-		// unconverged, not only nearly stationary ones: an approach's
+		// A pair that the scheme could not finish (a parametric scheme
+		// crawling where its parametrisation is nearly singular): the other
+		// schemes polish it from its points, so the answer converges where
+		// one of them can. (Any pair a start left unconverged, not only
+		// nearly stationary ones, since 2026-12-06: an approach's
 		// pointy pair, whose implicit and ntb multi-starts found nothing
 		// and the parametric one a pair 1e-7 short of its converged
 		// neighbour, was answered max_iterations where the ntb scheme

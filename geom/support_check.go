@@ -177,10 +177,12 @@ func (t *SupportTable) Shape() Superovoid { return t.s }
 // local maximum of n·x in a dent, or a local minimum at its bottom; both are
 // refused. Like PointWithNormal it relies on the scan heights to separate
 // the local maxima of the section-stack profile F (no two in one interval
-// between neighbouring heights) where F curves clearly: the local maximum
-// in x's own interval is x itself, checked by the sign change of ψ across
-// it (and, where F is flat there, by three heights inside: flat), and
-// every other interval holding a maximum is solved and compared.
+// between neighbouring heights): the local maximum in x's own interval is
+// x itself, checked by the sign change of ψ across it, and every other
+// interval holding a maximum is solved and compared. (Unlike the searches,
+// which look inside a flat maximum's interval (flat), it does not: where
+// the profile is flat to 1e-6 over two intervals it can accept a point
+// 1e-6 short of the support; docs/contact.md, "Known limits".)
 func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 	e, ok := t.s.Hessian(x)
 	return ok && t.IsSupportPointHess(n, x, tol, &e)
@@ -255,7 +257,6 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		return false, true
 	}
 	prevTau, prevPsi := -bound, -1.0
-	prevI := -1 // the last height scanned (−1: none, the interval starts at −bound)
 	// skipped: the heights since the last node scanned were skipped as a
 	// group below the limit, so no maximum between them needs solving.
 	skipped := false
@@ -293,13 +294,6 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		if skipped && t.onSkip != nil {
 			t.onSkip(prevTau, tau, bound, g0, g1)
 		}
-		if !skipped && prevTau <= tx && tx <= tau && flat(t.nodeF(prevI, &d), t.nodeF(i, &d), d.limit, t.nodeW(i)-t.nodeW(prevI)) {
-			// x's own interval can hold another maximum where F is nearly
-			// flat (interiorBest).
-			if _, f := p.interiorBest(prevTau, tau, prevPsi, tx, math.Inf(-1)); f > d.limit {
-				return false, false
-			}
-		}
 		if !skipped && prevPsi < 0 && psi >= 0 && !(prevTau <= tx && tx <= tau) {
 			x0 := 0.5 * (prevTau + tau)
 			if psi == 0 {
@@ -309,7 +303,7 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 				return false, false
 			}
 		}
-		prevTau, prevPsi, prevI, skipped = tau, psi, i, false
+		prevTau, prevPsi, skipped = tau, psi, false
 	}
 	return true, false
 }
@@ -428,27 +422,6 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 		return 0, true
 	}
 	return (bs - p.c*sum/nn) / sum, false
-}
-
-// nodeW returns scan height i (−1 and 1 outside the heights: the poles).
-func (t *SupportTable) nodeW(i int) float64 {
-	switch {
-	case i < 0:
-		return -1
-	case i >= t.n:
-		return 1
-	}
-	return t.w[i]
-}
-
-// nodeF returns F at scan height i (−Inf for i outside the heights: the
-// ends ±bound of the scan), in units of em like the limit.
-func (t *SupportTable) nodeF(i int, d *checkDir) float64 {
-	if i < 0 || i >= t.n {
-		return math.Inf(-1)
-	}
-	ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
-	return t.r[i]*FastExp(FastLog(ak+bk)*d.invk) + d.p.c*t.w[i]
 }
 
 // signBetween returns the sign (±1) of ψ when N lies in [nlo, nhi] and
@@ -614,13 +587,13 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 			t.onSolve(f, b.ub)
 		}
 	}
+	if solved > 0 && flat(bestBr.flo, bestBr.fhi, bestF, bestBr.dw) {
+		bestTau, bestF = p.interiorBest(bestBr.lo, bestBr.hi, bestTau, bestF)
+	}
 	// A safety net, never taken while the bounds hold and the heights
 	// separate the local maxima (as the shape's scan assumes): every
 	// bracket pruned, or a height higher than every maximum solved. The
 	// shape's scan then answers, so that the point is still its point.
-	if solved > 0 && flat(bestBr.flo, bestBr.fhi, bestF, bestBr.dw) {
-		bestTau, bestF = p.interiorBest(bestBr.lo, bestBr.hi, -1, bestTau, bestF)
-	}
 	fellBack := !(bestF >= lb*(1-1e-12))
 	if t.onSearch != nil {
 		t.onSearch(nb, solved, fellBack)
