@@ -102,14 +102,9 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		if !pr.convex && cand.converged && !(cand.sd > best.sd+pairTol(pr)) {
 			// From one seed the schemes can converge to different pairs:
 			// on a non-convex pair each scheme's competes, as in the dent
-			// search (TestProbeAllSchemes). (fromSeed ran the schemes up to
-			// cand's: those before it stalled.)
-			ran := true
-			for _, m2 := range schemesFrom(m) {
-				if ran {
-					ran = m2 != cand.method
-					continue
-				}
+			// search (TestProbeAllSchemes).
+			rest, nr := schemesAfter(m, cand.method)
+			for _, m2 := range rest[:nr] {
 				if c2 := sv.solveFromPoints(m2, pr, lp, lq, res); c2.converged && better(&c2, &cand) {
 					cand = c2
 				}

@@ -303,6 +303,21 @@ func schemesFrom(m Method) [3]Method {
 	return [3]Method{m, fallbackOrder[m][0], fallbackOrder[m][1]}
 }
 
+// schemesAfter returns the schemes of schemesFrom(m) after last (those
+// fromSeed did not run when it stopped at last's pair).
+func schemesAfter(m, last Method) (rest [2]Method, n int) {
+	ran := true
+	for _, m2 := range schemesFrom(m) {
+		if ran {
+			ran = m2 != last
+			continue
+		}
+		rest[n] = m2
+		n++
+	}
+	return rest, n
+}
+
 // fallbackOrder lists the schemes that recover a failed scheme.
 var fallbackOrder = [3][2]Method{
 	Implicit:   {NTB, Parametric},
@@ -488,12 +503,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				// up to c's, and all of them when none converged; a pair
 				// must beat the best by more than rounding: the same pair
 				// found by another scheme is no reason to answer from it.)
-				ran := true
-				for _, m2 := range schemesFrom(m) {
-					if ran {
-						ran = m2 != c.method
-						continue
-					}
+				rest, nr := schemesAfter(m, c.method)
+				for _, m2 := range rest[:nr] {
 					c2 := sv.solveFromPoints(m2, &pr, lp, lq, res)
 					if clearlyBetter(&c2, &best, pairTol(&pr)) {
 						best = c2
