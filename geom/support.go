@@ -1,6 +1,9 @@
 package geom
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The body is a stack of superellipse sections (math.md §1): at height
 // w = z/a3 the section has semi-axes a1·cx·r(w) and a2·cy·r(w), with
@@ -292,25 +295,25 @@ func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, 
 }
 
 // globalTau finds every local maximum of F bracketed by a scan of ψ at
-// fixed heights and returns the best one.
+// fixed heights and returns the best one (see flatCells for the maxima
+// the heights cannot separate).
 func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
 	nodes := checkNodes[:]
 	bestTau, bestF := 0.0, math.Inf(-1)
-	var lo, hi, flo, fhi, dw float64 // the best maximum's interval, F at its ends, its width in w
-	prevTau, prevPsi, prevF, prevW := -bound, -1.0, math.Inf(-1), -1.0
+	var sc scanRecord
+	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= len(nodes); i++ {
 		var tau, psi, f float64
-		w := 1.0
 		if i == len(nodes) {
-			tau, psi, f = bound, 1, math.Inf(-1)
+			tau, psi = bound, 1
 		} else {
-			w = nodes[i]
 			var sn, c float64
 			tau, sn, c = p.tauOfW(nodes[i])
 			if !(tau > -bound && tau < bound) {
 				continue // ψ's sign is known there: no root beyond the bound
 			}
 			psi, f = p.evalSC(tau, sn, c)
+			sc.f[i], sc.scanned = f, sc.scanned|1<<i
 		}
 		if prevPsi < 0 && psi >= 0 {
 			x0 := 0.5 * (prevTau + tau)
@@ -318,68 +321,150 @@ func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
 				x0 = tau
 			}
 			r := p.solve(prevTau, tau, x0)
+			sc.root[i], sc.rooted = r, sc.rooted|1<<i
 			if _, fr := p.evalTau(r); fr > bestF {
-				bestTau, bestF, lo, hi, flo, fhi, dw = r, fr, prevTau, tau, prevF, f, w-prevW
+				bestTau, bestF = r, fr
 			}
 		}
-		prevTau, prevPsi, prevF, prevW = tau, psi, f, w
+		prevTau, prevPsi = tau, psi
 	}
-	if bestF > math.Inf(-1) && flat(flo, fhi, bestF, dw) {
-		bestTau, _ = p.interiorBest(lo, hi, bestTau, bestF)
+	if bestF > math.Inf(-1) {
+		bestTau, _ = sc.flatCells(p, bestTau, bestF, nil)
 	}
 	return bestTau
 }
 
-// flatCurv sets the curvature of F below which flat calls a maximum's
-// interval flat: about 8·flatCurv·|F| (F falls by F”·dw²/8 or more at one
-// end of an interval of heights dw wide about a maximum).
-const flatCurv = 0.01
-
-// flat reports whether the profile is flat about a maximum f in an
-// interval of heights dw wide with F = flo and fhi at its ends: both ends
-// within flatCurv·dw²·|f| of f (a profile curving clearly falls by about
-// F”·dw²/8 or more at one end), or one end above f. interiorBest then
-// looks for another maximum inside. The scan's heights separate the local
-// maxima where F curves clearly, but on a nearly conical profile (e2 near
-// 2), tapered, along a direction near a generator, F is flat to 1e-6 over
-// a tenth of the heights, and two maxima can share an interval: a review
-// found the support 9.5e-7 short of the dense samples' (at height 0.403
-// for 0.469, both between the heights 0.38 and 0.47;
-// TestSupportTwoMaximaOneInterval). Only that interval: a higher maximum in
-// a neighbouring interval of a flat profile is still missed (docs/contact.md,
-// "Known limits").
-func flat(flo, fhi, f, dw float64) bool {
-	return min(flo, fhi) >= f-flatCurv*dw*dw*math.Abs(f) || max(flo, fhi) > f
+// scanRecord is what a support search's scan keeps for flatCells: F at
+// the scan heights it evaluated (bit i of scanned set for height i), and
+// the root it solved in the interval ending at height i (bit i of rooted;
+// i = supportNodes for the interval from the last height to the bound).
+type scanRecord struct {
+	f               [supportNodes]float64
+	root            [supportNodes + 1]float64
+	scanned, rooted uint64
 }
 
-// interiorSamples is the number of heights inside a maximum's interval at
-// which interiorBest looks for another maximum.
+// flatCells looks inside the scan's flat intervals for the local maxima of
+// F that its heights cannot separate, and returns the best maximum, tau
+// with F = f unless one above it is found. The heights separate the local
+// maxima where F curves clearly, but on a nearly conical profile (e2 near
+// 2), tapered, along a direction near a generator, F is flat to 1e-6 over
+// a tenth of the heights, and an interval can hold two maxima, or a
+// maximum and a minimum, which leave ψ's signs at its ends as one maximum
+// or none would: a review found the support 9.5e-7 short of the dense
+// samples' (two maxima between the heights 0.38 and 0.47;
+// TestSupportTwoMaximaOneInterval), and a sweep 1e-6 short (a maximum and
+// a minimum there, beside the maximum found in the next interval;
+// TestSupportFlatProfiles). So every interval between two scan heights
+// that is flat about f (flat) is sampled inside (interiorBest), and again
+// about a higher maximum found. (The intervals from the bound to the
+// first and last heights scanned reach a tip, where F is not flat.) skip,
+// when not nil, says which intervals need no look: the table's bounds put
+// them below f.
+func (sc *scanRecord) flatCells(p *supportProblem, tau, f float64, skip func(i int, f float64) bool) (float64, float64) {
+	var done uint64 // intervals sampled
+	for again := true; again; {
+		again = false
+		// No interval is wider than maxCellW: a height whose F is below
+		// cut is below every interval's flat range about f, as most are.
+		// The intervals with both ends at or above cut, or one above f,
+		// are those flat might pass (bit i: between heights i − 1 and i).
+		cut := f - flatCurv*maxCellW*maxCellW*math.Abs(f)
+		var near, above uint64
+		for i := range sc.f {
+			if sc.f[i] >= cut {
+				near |= 1 << i
+				if sc.f[i] > f {
+					above |= 1 << i
+				}
+			}
+		}
+		near, above = near&sc.scanned, above&sc.scanned
+		cand := (near&(near<<1) | above | above<<1) & sc.scanned & (sc.scanned << 1) &^ done
+		for m := cand; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if !flat(sc.f[i-1], sc.f[i], f, checkNodes[i]-checkNodes[i-1]) || skip != nil && skip(i, f) {
+				continue
+			}
+			done |= 1 << i
+			if t, ft, _ := p.interiorCell(i, sc.rootIn(i), f); ft > f {
+				tau, f, again = t, ft, true
+			}
+		}
+	}
+	return tau, f
+}
+
+// rootIn is the root solved in the interval ending at height i, NaN if
+// none.
+func (sc *scanRecord) rootIn(i int) float64 {
+	if sc.rooted&(1<<i) == 0 {
+		return math.NaN()
+	}
+	return sc.root[i]
+}
+
+// interiorCell is interiorBest in the interval between the scan heights
+// i − 1 and i.
+func (p *supportProblem) interiorCell(i int, skip, f float64) (tau, fbest, fsample float64) {
+	lo, _, _ := p.tauOfW(checkNodes[i-1])
+	hi, _, _ := p.tauOfW(checkNodes[i])
+	psiLo, _ := p.evalTau(lo)
+	psiHi, _ := p.evalTau(hi)
+	return p.interiorBest(lo, hi, psiLo, psiHi, skip, f)
+}
+
+// flatCurv sets the curvature of F below which flat calls an interval
+// flat: about 8·flatCurv·|F| (F falls by F”·dw²/8 or more at one end of
+// an interval of heights dw wide about a maximum).
+const flatCurv = 0.01
+
+// flat reports whether the profile is flat about the value f over an
+// interval of heights dw wide with F = flo and fhi at its ends: both ends
+// within flatCurv·dw²·|f| of f, or one end above f. A maximum in an
+// interval whose profile curves clearly falls by about F”·dw²/8 or more at
+// one end; one the scan missed can hide only where it does not.
+func flat(flo, fhi, f, dw float64) bool {
+	lim := f - flatCurv*dw*dw*math.Abs(f)
+	return flo >= lim && fhi >= lim || flo > f || fhi > f
+}
+
+// maxCellW is the widest interval between neighbouring scan heights
+// (TestMaxCellW), for flatCells' quick test.
+const maxCellW = 0.0901
+
+// interiorSamples is the number of heights inside an interval at which
+// interiorBest looks for local maxima.
 const interiorSamples = 3
 
-// interiorBest returns the best local maximum of F in the bracket (lo, hi)
-// of τ (ψ < 0 at lo, ψ ≥ 0 at hi) that holds the maximum tau (with F = f):
-// ψ at interiorSamples equally spaced points inside brackets any other
-// maximum there, which is solved (see flat).
-func (p *supportProblem) interiorBest(lo, hi, tau, f float64) (float64, float64) {
+// interiorBest looks for the local maxima of F inside the interval (lo,
+// hi) of τ, ψ = psiLo at lo and psiHi at hi: ψ at interiorSamples equally spaced points
+// brackets them, and each bracket that does not hold skip (a root already
+// solved; NaN for none) is solved. It returns the best maximum above f
+// (tau, f themselves if none is), and the highest F at the samples.
+func (p *supportProblem) interiorBest(lo, hi, psiLo, psiHi, skip, f float64) (tau, fbest, fsample float64) {
+	tau, fbest, fsample = math.NaN(), f, math.Inf(-1)
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return tau, f
+		return tau, fbest, fsample
 	}
-	prevT, prevPsi := lo, -1.0
+	prevT, prevPsi := lo, psiLo
 	for j := 1; j <= interiorSamples+1; j++ {
-		t, psi := hi, 1.0
+		t, psi := hi, psiHi
 		if j <= interiorSamples {
 			t = lo + (hi-lo)*float64(j)/(interiorSamples+1)
-			psi, _ = p.evalTau(t)
+			var ft float64
+			psi, ft = p.evalTau(t)
+			fsample = max(fsample, ft)
 		}
-		if prevPsi < 0 && psi >= 0 && !(prevT <= tau && tau <= t) {
+		if prevPsi < 0 && psi >= 0 && !(prevT <= skip && skip <= t) {
 			r := p.solve(prevT, t, 0.5*(prevT+t))
-			if _, fr := p.evalTau(r); fr > f {
-				tau, f = r, fr
+			if _, fr := p.evalTau(r); fr > fbest {
+				tau, fbest = r, fr
 			}
 		}
 		prevT, prevPsi = t, psi
 	}
-	return tau, f
+	return tau, fbest, fsample
 }
 
 // Support returns the support function h(n) = max over the body of n·x and

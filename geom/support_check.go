@@ -1,6 +1,9 @@
 package geom
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // checkNodes are the heights w at which the support search and the support
 // check scan the profile F for its local maxima, clustered at the equator
@@ -49,7 +52,10 @@ type SupportTable struct {
 	n                           int
 	w, tau, r, cx, cy, cxk, cyk [supportNodes]float64
 	tcx, tcy                    [supportNodes]float64 // tx/cx, ty/cy
-	groups                      [supportGroups]supportGroup
+	// dw2 is the square of the wider of the intervals beside each height
+	// (the poles beyond the ends), for the check's test of flat intervals.
+	dw2    [supportNodes]float64
+	groups [supportGroups]supportGroup
 	// poleCxk, poleCyk are cx^k and cy^k at the poles w = −1 and 1
 	// (cellBound).
 	poleCxk, poleCyk [2]float64
@@ -82,6 +88,17 @@ func (s *Superovoid) SupportTable() SupportTable {
 		t.cxk[i], t.cyk[i] = FastExp(k*FastLog(t.cx[i])), FastExp(k*FastLog(t.cy[i]))
 		t.tcx[i], t.tcy[i] = s.Taper[0]/t.cx[i], s.Taper[1]/t.cy[i]
 		t.n++
+	}
+	for i := range t.n {
+		lo, hi := -1.0, 1.0
+		if i > 0 {
+			lo = t.w[i-1]
+		}
+		if i+1 < t.n {
+			hi = t.w[i+1]
+		}
+		dw := max(t.w[i]-lo, hi-t.w[i])
+		t.dw2[i] = dw * dw
 	}
 	for i, w := range [2]float64{-1, 1} {
 		t.poleCxk[i] = FastExp(k * FastLog(1+s.Taper[0]*w))
@@ -179,10 +196,10 @@ func (t *SupportTable) Shape() Superovoid { return t.s }
 // the local maxima of the section-stack profile F (no two in one interval
 // between neighbouring heights): the local maximum in x's own interval is
 // x itself, checked by the sign change of ψ across it, and every other
-// interval holding a maximum is solved and compared. (Unlike the searches,
-// which look inside a flat maximum's interval (flat), it does not: where
-// the profile is flat to 1e-6 over two intervals it can accept a point
-// 1e-6 short of the support; docs/contact.md, "Known limits".)
+// interval holding a maximum is solved and compared. Where the profile is
+// flat about x's height over an interval (flat), the heights may not
+// separate its maxima, and the check looks inside, as the searches do
+// (flatCells).
 func (t *SupportTable) IsSupportPoint(n, x Vec3, tol float64) bool {
 	e, ok := t.s.Hessian(x)
 	return ok && t.IsSupportPointHess(n, x, tol, &e)
@@ -257,15 +274,15 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 		return false, true
 	}
 	prevTau, prevPsi := -bound, -1.0
+	flatLim := flatCurv * math.Abs(d.limit) // F within flatLim·dw² of the limit is flat about it
+	var near uint64                         // the heights where F is that close (node)
 	// skipped: the heights since the last node scanned were skipped as a
 	// group below the limit, so no maximum between them needs solving.
 	skipped := false
 	g0, g1 := 0, 0 // the first and last groups of the skip in progress
 	for i := 0; i <= t.n; i++ {
-		var tau, psi float64
-		if i == t.n {
-			tau, psi = bound, 1
-		} else {
+		tau, psi := bound, 1.0
+		if i < t.n {
 			tau = t.tau[i]
 			if !(tau > -bound && tau < bound) {
 				continue // ψ's sign is known there: no root beyond the bound
@@ -286,9 +303,11 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 				skipped = true
 				continue
 			}
-			var beyond bool
-			if psi, beyond = t.node(i, &d); beyond {
+			var beyond, nearLimit bool
+			if psi, beyond, nearLimit = t.node(i, &d, flatLim*t.dw2[i]); beyond {
 				return false, false // a point at this height already lies beyond x
+			} else if nearLimit {
+				near |= 1 << i
 			}
 		}
 		if skipped && t.onSkip != nil {
@@ -304,6 +323,26 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 			}
 		}
 		prevTau, prevPsi, skipped = tau, psi, false
+	}
+	// Where the profile is flat about the limit between two heights, the
+	// interval can hold maxima that ψ's signs at its ends do not show
+	// (flatCells): beside x another, elsewhere two, or one and a minimum.
+	// Both ends are then close to the limit, and both were scanned (a
+	// skipped group's heights are never near).
+	for m := near & (near >> 1); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m) + 1 // the interval between heights i − 1 and i
+		_, flo := p.evalTau(t.tau[i-1])
+		_, fhi := p.evalTau(t.tau[i])
+		if !flat(flo, fhi, d.limit, t.w[i]-t.w[i-1]) {
+			continue
+		}
+		own := math.NaN()
+		if t.tau[i-1] <= tx && tx <= t.tau[i] {
+			own = tx
+		}
+		if _, fb, fs := p.interiorCell(i, own, d.limit); fb > d.limit || !(fs <= d.limit) {
+			return false, false
+		}
 	}
 	return true, false
 }
@@ -382,8 +421,10 @@ type checkDir struct {
 }
 
 // node returns ψ at scan height i, or just its sign (±1) when bounds on
-// the section's k-norm decide it, and whether F there exceeds the limit.
-func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
+// the section's k-norm decide it and put F below the limit less slack,
+// whether F there exceeds the limit, and whether it is within slack of
+// the limit.
+func (t *SupportTable) node(i int, d *checkDir, slack float64) (psi float64, beyond, nearLimit bool) {
 	p := d.p
 	ak, bk := d.ak0*t.cxk[i], d.bk0*t.cyk[i]
 	sum := ak + bk
@@ -401,27 +442,28 @@ func (t *SupportTable) node(i int, d *checkDir) (psi float64, beyond bool) {
 	{
 		lo, hi := freeBounds(q, d.chord, d.invk)
 		nlo, nhi := big*lo, big*hi
-		if t.r[i]*nhi+cw <= d.limit {
+		if t.r[i]*nhi+cw <= d.limit-slack {
 			if sg := signBetween(bs, p.c*sum, nlo, nhi); sg != 0 {
-				return sg, false
+				return sg, false, false
 			}
 		}
 	}
 	n0 := big * onePlusPow(q, d.invk)
 	nlo, nhi := n0*(1-powErr), n0*(1+powErr)
 	if !(t.r[i]*nlo+cw <= d.limit) {
-		return 0, true // a point at this height lies beyond x (or NaN: refuse)
+		return 0, true, false // a point at this height lies beyond x (or NaN: refuse)
 	}
-	if t.r[i]*nhi+cw <= d.limit {
+	if t.r[i]*nhi+cw <= d.limit-slack {
 		if sg := signBetween(bs, p.c*sum, nlo, nhi); sg != 0 {
-			return sg, false
+			return sg, false, false
 		}
 	}
 	nn := FastExp(FastLog(sum) * d.invk)
-	if !(t.r[i]*nn+cw <= d.limit) {
-		return 0, true
+	f := t.r[i]*nn + cw
+	if !(f <= d.limit) {
+		return 0, true, false
 	}
-	return (bs - p.c*sum/nn) / sum, false
+	return (bs - p.c*sum/nn) / sum, false, f >= d.limit-slack
 }
 
 // signBetween returns the sign (±1) of ψ when N lies in [nlo, nhi] and
@@ -521,15 +563,18 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 	// The brackets of local maxima, as the interval ending at height i
 	// (the one from the previous height, or from −bound, to i; i = n for
 	// the last one, to bound) with the ends' τ and the interval's bound.
-	type bracket struct{ lo, hi, x0, ub, flo, fhi, dw float64 } // (F at the ends, the width in w)
+	type bracket struct {
+		lo, hi, x0, ub float64
+		i              int
+	}
 	var br [supportNodes/2 + 2]bracket
 	nb := 0
+	var sc scanRecord
 	lb := math.Inf(-1) // the highest F at the heights scanned: h(n) ≥ lb
-	prevTau, prevPsi, prevF, prevW := -bound, -1.0, math.Inf(-1), -1.0
+	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {
-		tau, psi, f, w := bound, 1.0, math.Inf(-1), 1.0
+		tau, psi := bound, 1.0
 		if i < t.n {
-			w = t.w[i]
 			tau = t.tau[i]
 			if !(tau > -bound && tau < bound) {
 				// ψ's sign is known there: no root beyond the bound. (The
@@ -547,7 +592,8 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 				sum := ak + bk
 				nn := FastExp(FastLog(sum) * d.invk)
 				psi = tau - t.r[i]*(ak*t.tcx[i]+bk*t.tcy[i])/sum - p.c/nn
-				f = t.r[i]*nn + p.c*t.w[i]
+				f := t.r[i]*nn + p.c*t.w[i]
+				sc.f[i], sc.scanned = f, sc.scanned|1<<i
 				lb = max(lb, f)
 			}
 		}
@@ -556,13 +602,13 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 			if psi == 0 {
 				x0 = tau
 			}
-			br[nb] = bracket{lo: prevTau, hi: tau, x0: x0, ub: t.cellBound(i, &d), flo: prevF, fhi: f, dw: w - prevW}
+			br[nb] = bracket{lo: prevTau, hi: tau, x0: x0, ub: t.cellBound(i, &d), i: i}
 			nb++
 		}
 		if tau == bound {
 			break
 		}
-		prevTau, prevPsi, prevF, prevW = tau, psi, f, w
+		prevTau, prevPsi = tau, psi
 	}
 	// The highest bound first (insertion sort: a few brackets at most).
 	for i := 1; i < nb; i++ {
@@ -571,24 +617,28 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 		}
 	}
 	bestTau, bestF := 0.0, math.Inf(-1)
-	var bestBr bracket
 	solved := 0
 	for _, b := range br[:nb] {
 		if !t.noGroups && b.ub < max(lb, bestF) {
 			break // this and every later bracket: lower than a point of the body
 		}
 		r := p.solve(b.lo, b.hi, b.x0)
+		sc.root[b.i], sc.rooted = r, sc.rooted|1<<b.i
 		_, f := p.evalTau(r)
 		if f > bestF || f == bestF && r < bestTau {
-			bestTau, bestF, bestBr = r, f, b
+			bestTau, bestF = r, f
 		}
 		solved++
 		if t.onSolve != nil {
 			t.onSolve(f, b.ub)
 		}
 	}
-	if solved > 0 && flat(bestBr.flo, bestBr.fhi, bestF, bestBr.dw) {
-		bestTau, bestF = p.interiorBest(bestBr.lo, bestBr.hi, bestTau, bestF)
+	if solved > 0 {
+		// An interval whose bound is below the best cannot hold a higher
+		// maximum (and holds a pruned bracket's unsolved root).
+		bestTau, bestF = sc.flatCells(p, bestTau, bestF, func(i int, f float64) bool {
+			return !t.noGroups && t.cellBound(i, &d) < f
+		})
 	}
 	// A safety net, never taken while the bounds hold and the heights
 	// separate the local maxima (as the shape's scan assumes): every
