@@ -702,3 +702,32 @@ func TestRidgeTakesMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestRidgeCrossings: steps 56 and 57 of draw 0's pair 34 in
+// TestApproachSweep with SOVVIZ_SWEEP_SEED=10, two pointy tapered shapes
+// (e 1.73 to 1.90) overlapping where a's equator ridge crosses b's ridge
+// on y = 0. No start converged there, and every scheme answered the
+// polytope's hull pair, max_iterations, 0.259967 and 0.259918 deep (at
+// step 56 straight from the rescues, at 57 from the probe's hull check
+// of a converged pair 1.026 deep); at step 55 the ridge search's seeds (a
+// sample and its foot) reached the crossing, 0.221327 deep. The warm
+// start tracked it, 0.223052 and 0.224730 deep: b moved 0.22306 and
+// 0.22474 along its normal is apart by dense samples. ridgeCrossings
+// now polishes from the nearest pairs of ridge samples each inside the
+// other body.
+func TestRidgeCrossings(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.982807999586226, 1.743730857988151, 1.2633414242696144}, Eps: [2]float64{1.7302112118550432, 1.866359550301144}, Taper: [2]float64{0.05338142335143525, -0.3696158355560857}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.3234305639188924, V: geom.Vec3{-0.247225730319147, 0.09639118234397233, -0.908284563645999}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1487332838286377, 1.0308964258908024, 1.7877079802021494}, Eps: [2]float64{1.8353703754947222, 1.8974394898394942}, Taper: [2]float64{0.31925024472538976, 0.4867528621093008}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.8208896115316325, V: geom.Vec3{-0.3321784969665003, 0.1319059909532156, 0.4454194667761752}}}}
+	for _, c := range []struct {
+		pos, normal geom.Vec3
+		apart       float64
+	}{
+		{geom.Vec3{-1.0288266676033948, 1.5805056022625557, 1.52138106236832}, geom.Vec3{-0.7401931946126427, -0.10589727636982663, 0.664002862574088}, 0.22306},
+		{geom.Vec3{-1.0177841888573926, 1.581851897419699, 1.5313457760630824}, geom.Vec3{-0.7376008743100504, -0.11143473895074577, 0.6659784149445303}, 0.22474},
+	} {
+		b.Pose.Position = c.pos
+		checkNoDeeperThanApart(t, &a, &b, c.normal.Mul(c.apart), "the ridge crossings", true, nil)
+	}
+}

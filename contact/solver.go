@@ -694,6 +694,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 	// probe only ever makes an answer shallower, which cannot make
 	// checkMTD hold where it did not.)
 	sv.probeBasins(m, &pr, &best, res)
+	if best.valid && !best.separated && !best.converged && pointy(pr.a) && pointy(pr.b) && sv.ridgeCrossings(&pr, &best, res) {
+		// An overlap of two pointy shapes that no start finished, such as
+		// the polytope's hull pair: two ridges can cross inside the bodies
+		// where no seed above starts (ridgeCrossings).
+		res.Fallback = true
+	}
 	if !best.converged {
 		// (Last: a valid unconverged pair is still the stages' above to
 		// finish, the polytope's check among them; a converged pair from
