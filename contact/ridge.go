@@ -470,8 +470,10 @@ type ridgePoint struct {
 	in         bool
 }
 
-// ridgePoints samples s's ridges as ridgeSearch does, in order along each
-// ridge, and returns how many it wrote to pts and the index of the first
+// ridgePoints samples s's ridges as ridgeSearch does (but for the
+// section's corners, which the equator's ring holds as well as the
+// half-profiles, so that its neighbours are evenly spaced), in order
+// along each ridge, and returns how many it wrote to pts and the index of the first
 // on the equator (n if none; the equator comes last); o is the other
 // shape, for the samples' in.
 func ridgePoints(s, o *geom.Superovoid, ts, to *geom.Transform, pts *[ridgeCrossPoints]ridgePoint) (n, eq int) {
@@ -538,6 +540,7 @@ func (sv *Solver) ridgeCrossings(pr *pair, best *candidate, res *Result) bool {
 	}
 	var top [ridgeCrossStarts]cross
 	nt := 0
+	same := 1e-9 * charLength(pr)
 	for i := 0; i < na; i++ {
 		if !pa[i].in {
 			continue
@@ -562,6 +565,14 @@ func (sv *Solver) ridgeCrossings(pr *pair, best *candidate, res *Result) bool {
 				}
 			}
 			if !local {
+				continue
+			}
+			// (A corner is sampled twice: the same pair once.)
+			dup := false
+			for _, c := range top[:nt] {
+				dup = dup || pa[c.i].world.Sub(pa[i].world).Len() <= same && pb[c.j].world.Sub(pb[j].world).Len() <= same
+			}
+			if dup {
 				continue
 			}
 			if nt < ridgeCrossStarts {

@@ -711,10 +711,10 @@ func TestRidgeTakesMarks(t *testing.T) {
 // step 56 straight from the rescues, at 57 from the probe's hull check
 // of a converged pair 1.026 deep); at step 55 the ridge search's seeds (a
 // sample and its foot) reached the crossing, 0.221327 deep. The warm
-// start tracked it, 0.223052 and 0.224730 deep: b moved 0.22306 and
-// 0.22474 along its normal is apart by dense samples. ridgeCrossings
-// now polishes from the nearest pairs of ridge samples each inside the
-// other body.
+// start tracked it, 0.223052 and 0.224730 deep: with b moved 0.22306 and
+// 0.22474 along that normal, dense samples find the bodies apart.
+// ridgeCrossings now polishes from the nearest pairs of ridge samples
+// each inside the other body.
 func TestRidgeCrossings(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.982807999586226, 1.743730857988151, 1.2633414242696144}, Eps: [2]float64{1.7302112118550432, 1.866359550301144}, Taper: [2]float64{0.05338142335143525, -0.3696158355560857}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.3234305639188924, V: geom.Vec3{-0.247225730319147, 0.09639118234397233, -0.908284563645999}}}}

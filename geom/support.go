@@ -300,7 +300,7 @@ func (s *Superovoid) pointAt(p *supportProblem, n Vec3, t float64) (x Vec3, p1, 
 func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
 	nodes := checkNodes[:]
 	bestTau, bestF := 0.0, math.Inf(-1)
-	var sc scanRecord
+	sc := scanRecord{bound: bound}
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= len(nodes); i++ {
 		var tau, psi, f float64
@@ -334,11 +334,16 @@ func (s *Superovoid) globalTau(p *supportProblem, bound float64) float64 {
 	return bestTau
 }
 
-// scanRecord is what a support search's scan keeps for flatCells: F at
-// the scan heights it evaluated (bit i of scanned set for height i), and
-// the root it solved in the interval ending at height i (bit i of rooted;
-// i = supportNodes for the interval from the last height to the bound).
+// scanRecord is what a support search's scan keeps for flatCells: the
+// bound on τ it scanned within, F at the scan heights it evaluated (bit i
+// of scanned set for height i), and the root it solved in the interval
+// that ends at height i and starts at the previous height scanned (bit i
+// of rooted). The last interval, from the last height scanned to the
+// bound, is kept at index supportNodes or at the first height beyond the
+// bound, which is never scanned: flatCells reads the roots of intervals
+// between two heights scanned only.
 type scanRecord struct {
+	bound           float64
 	f               [supportNodes]float64
 	root            [supportNodes + 1]float64
 	scanned, rooted uint64
@@ -357,9 +362,10 @@ type scanRecord struct {
 // a minimum there, beside the maximum found in the next interval;
 // TestSupportFlatProfiles). So every interval between two scan heights
 // that is flat about f (flat) is sampled inside (interiorBest), and again
-// about a higher maximum found. (The intervals from the bound to the
-// first and last heights scanned reach a tip, where F is not flat.) skip,
-// when not nil, says which intervals need no look: the table's bounds put
+// about a higher maximum found. The intervals from the bound to the first
+// and last heights scanned are sampled where that height's F is above f,
+// which shows a maximum missed beside it. skip, when not nil, says which
+// intervals between two heights need no look: the table's bounds put
 // them below f.
 func (sc *scanRecord) flatCells(p *supportProblem, tau, f float64, skip func(i int, f float64) bool) (float64, float64) {
 	var done uint64 // intervals sampled
@@ -391,6 +397,27 @@ func (sc *scanRecord) flatCells(p *supportProblem, tau, f float64, skip func(i i
 				tau, f, again = t, ft, true
 			}
 		}
+		if above == 0 {
+			continue
+		}
+		// The end intervals (done bits supportNodes + 1 and + 2).
+		first, last := bits.TrailingZeros64(sc.scanned), 63-bits.LeadingZeros64(sc.scanned)
+		for k, i := range [2]int{first, last} {
+			bit := uint64(1) << (supportNodes + 1 + k)
+			if done&bit != 0 || above&(1<<i) == 0 {
+				continue
+			}
+			done |= bit
+			ti, _, _ := p.tauOfW(checkNodes[i])
+			psi, _ := p.evalTau(ti)
+			lo, hi, psiLo, psiHi := -sc.bound, ti, -1.0, psi
+			if k == 1 {
+				lo, hi, psiLo, psiHi = ti, sc.bound, psi, 1
+			}
+			if t, ft, _ := p.interiorBest(lo, hi, psiLo, psiHi, math.NaN(), f); ft > f {
+				tau, f, again = t, ft, true
+			}
+		}
 	}
 	return tau, f
 }
@@ -406,12 +433,12 @@ func (sc *scanRecord) rootIn(i int) float64 {
 
 // interiorCell is interiorBest in the interval between the scan heights
 // i − 1 and i.
-func (p *supportProblem) interiorCell(i int, skip, f float64) (tau, fbest, fsample float64) {
+func (p *supportProblem) interiorCell(i int, known, f float64) (tau, fbest, fsample float64) {
 	lo, _, _ := p.tauOfW(checkNodes[i-1])
 	hi, _, _ := p.tauOfW(checkNodes[i])
 	psiLo, _ := p.evalTau(lo)
 	psiHi, _ := p.evalTau(hi)
-	return p.interiorBest(lo, hi, psiLo, psiHi, skip, f)
+	return p.interiorBest(lo, hi, psiLo, psiHi, known, f)
 }
 
 // flatCurv sets the curvature of F below which flat calls an interval
@@ -438,11 +465,12 @@ const maxCellW = 0.0901
 const interiorSamples = 3
 
 // interiorBest looks for the local maxima of F inside the interval (lo,
-// hi) of τ, ψ = psiLo at lo and psiHi at hi: ψ at interiorSamples equally spaced points
-// brackets them, and each bracket that does not hold skip (a root already
-// solved; NaN for none) is solved. It returns the best maximum above f
-// (tau, f themselves if none is), and the highest F at the samples.
-func (p *supportProblem) interiorBest(lo, hi, psiLo, psiHi, skip, f float64) (tau, fbest, fsample float64) {
+// hi) of τ, ψ = psiLo at lo and psiHi at hi: ψ at interiorSamples equally
+// spaced points brackets them, and each bracket that does not hold known
+// (a root already solved; NaN for none) is solved. It returns the best
+// maximum above f and its F (NaN and f if none is), and the highest F at
+// the samples.
+func (p *supportProblem) interiorBest(lo, hi, psiLo, psiHi, known, f float64) (tau, fbest, fsample float64) {
 	tau, fbest, fsample = math.NaN(), f, math.Inf(-1)
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return tau, fbest, fsample
@@ -456,7 +484,7 @@ func (p *supportProblem) interiorBest(lo, hi, psiLo, psiHi, skip, f float64) (ta
 			psi, ft = p.evalTau(t)
 			fsample = max(fsample, ft)
 		}
-		if prevPsi < 0 && psi >= 0 && !(prevT <= skip && skip <= t) {
+		if prevPsi < 0 && psi >= 0 && !(prevT <= known && known <= t) {
 			r := p.solve(prevT, t, 0.5*(prevT+t))
 			if _, fr := p.evalTau(r); fr > fbest {
 				tau, fbest = r, fr

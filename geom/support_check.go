@@ -569,7 +569,7 @@ func (t *SupportTable) globalTau(p *supportProblem, bound float64) float64 {
 	}
 	var br [supportNodes/2 + 2]bracket
 	nb := 0
-	var sc scanRecord
+	sc := scanRecord{bound: bound}
 	lb := math.Inf(-1) // the highest F at the heights scanned: h(n) ≥ lb
 	prevTau, prevPsi := -bound, -1.0
 	for i := 0; i <= t.n; i++ {

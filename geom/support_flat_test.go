@@ -221,3 +221,39 @@ func TestMaxCellW(t *testing.T) {
 		t.Errorf("an interval %.17g wide, maxCellW %.17g", widest, maxCellW)
 	}
 }
+
+// TestFlatCellsEndInterval: where the scan's first or last height lies
+// above every maximum solved (one was missed beside it, in the interval
+// that reaches the bound), flatCells looks there. The record is a real
+// scan's, of a direction whose support point lies above the last height
+// (w = 0.975), with the maximum in that interval left unsolved.
+func TestFlatCellsEndInterval(t *testing.T) {
+	s := Superovoid{A: [3]float64{1, 1.2, 0.8}, Eps: [2]float64{0.6, 1.2}, Taper: [2]float64{0.3, -0.2}}
+	n := Vec3{0.05, 0.02, 1}
+	h, x := s.Support(n)
+	if w := x[2] / s.A[2]; !(w > checkNodes[len(checkNodes)-1]) {
+		t.Fatalf("the support point's height %.4f is not above the last scan height", w)
+	}
+	var p supportProblem
+	p.init(&s, n) // (n's largest component is 1 already)
+	n0 := FastExp(LogAddExp(p.k*p.lal, p.k*p.lbe) / p.k)
+	sc := scanRecord{bound: 2*math.Abs(p.c)/n0 + 2}
+	top := math.Inf(-1)
+	for i, w := range checkNodes {
+		tau, sn, c := p.tauOfW(w)
+		if !(tau > -sc.bound && tau < sc.bound) {
+			continue
+		}
+		_, sc.f[i] = p.evalSC(tau, sn, c)
+		sc.scanned |= 1 << i
+		top = max(top, sc.f[i])
+	}
+	// A maximum solved below every height's F: the true one was missed.
+	tau, f := sc.flatCells(&p, math.NaN(), top-0.1*math.Abs(top), nil)
+	if !(f >= top) || math.IsNaN(tau) {
+		t.Fatalf("flatCells returned F %.12f (τ %g); the highest height's F is %.12f", f, tau, top)
+	}
+	if got := f * p.em; math.Abs(got-h) > 1e-12*max(1, math.Abs(h)) {
+		t.Errorf("flatCells' maximum %.15f, Support %.15f", got, h)
+	}
+}
