@@ -473,9 +473,9 @@ type ridgePoint struct {
 // ridgePoints samples s's ridges as ridgeSearch does (but for the
 // section's corners, which the equator's ring holds as well as the
 // half-profiles, so that its neighbours are evenly spaced), in order
-// along each ridge, and returns how many it wrote to pts and the index of the first
-// on the equator (n if none; the equator comes last); o is the other
-// shape, for the samples' in.
+// along each ridge, and returns how many it wrote to pts and the index of
+// the first on the equator (n if none; the equator comes last); o is the
+// other shape, for the samples' in.
 func ridgePoints(s, o *geom.Superovoid, ts, to *geom.Transform, pts *[ridgeCrossPoints]ridgePoint) (n, eq int) {
 	add := func(q1, q2 float64, ridge int) {
 		x := s.Point(q1, q2)
