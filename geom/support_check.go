@@ -331,16 +331,17 @@ func (t *SupportTable) SupportVerdict(n, x Vec3, tol float64, e *Implicit) (ok, 
 	// skipped group's heights are never near).
 	for m := near & (near >> 1); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m) + 1 // the interval between heights i − 1 and i
-		_, flo := p.evalTau(t.tau[i-1])
-		_, fhi := p.evalTau(t.tau[i])
+		lo, hi := t.tau[i-1], t.tau[i]
+		psiLo, flo := p.evalTau(lo)
+		psiHi, fhi := p.evalTau(hi)
 		if !flat(flo, fhi, d.limit, t.w[i]-t.w[i-1]) {
 			continue
 		}
 		own := math.NaN()
-		if t.tau[i-1] <= tx && tx <= t.tau[i] {
+		if lo <= tx && tx <= hi {
 			own = tx
 		}
-		if _, fb, fs := p.interiorCell(i, own, d.limit); fb > d.limit || !(fs <= d.limit) {
+		if _, fb, fs := p.interiorBest(lo, hi, psiLo, psiHi, own, d.limit); fb > d.limit || !(fs <= d.limit) {
 			return false, false
 		}
 	}
