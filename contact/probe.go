@@ -76,7 +76,7 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 	c := v3of(pr.tb.T).sub(v3of(pr.ta.T))
 	L := charLength(pr)
 	ma := max(minAxis(pr.a), minAxis(pr.b))
-	top, nt := probeRank(pr, c, best.sd-0.25*ma, sv.probeClimbs(pr))
+	top, nt, rest := probeRank(pr, c, best.sd-0.25*ma, sv.probeClimbs(pr))
 	bn := v3of(best.nP)
 	// A climb ending above the answer finds a better basin. With taper the
 	// closed-form supports are estimates, and a climb can stall near a
@@ -139,17 +139,40 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		sv.deepSeeds(m, pr, best, res)
 	}
 	if !pr.convex && !sv.noHullGap && !sv.checkMTD(pr, best) {
-		sv.hullGapCheck(m, pr, best, res, &top, nt)
+		sv.hullGapCheck(m, pr, best, res, top[:nt])
 		if !sv.checkMTD(pr, best) {
 			// (Where a climb ended, too: TestHullGapClimbed.)
-			sv.hullGapCheck(m, pr, best, res, &climbed, nt)
+			sv.hullGapCheck(m, pr, best, res, climbed[:nt])
+		}
+		if !sv.checkMTD(pr, best) && !sv.noHullGapRest {
+			// And along every other direction the ranking kept above its
+			// floor: with taper the closed-form gaps that ranked them
+			// are estimates, and a hull basin's direction can rank below
+			// the climbs' (TestHullGapRest).
+			var dirs [probeN]v3
+			k := 0
+			for i := range probeDirs {
+				if rest.has(i) {
+					dirs[k] = probeDirs[i]
+					k++
+				}
+			}
+			sv.hullGapCheck(m, pr, best, res, dirs[:k])
 		}
 	}
 }
 
+// dirSet is a set of probeDirs' indices, a bit each.
+type dirSet [(probeN + 63) / 64]uint64
+
+func (s *dirSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
+func (s *dirSet) del(i int)      { s[i>>6] &^= 1 << (i & 63) }
+func (s *dirSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+
 // hullGapCheck proves a non-convex pair's overlapping answer too deep where
-// the exact hulls' support gap along one of the directions top (the
-// probe's ranked directions, then where its climbs ended) is shallower: b
+// the exact hulls' support gap along one of the directions dirs (the
+// probe's ranked directions, where its climbs ended, then the rest of those
+// it ranked above its floor) is shallower: b
 // moved along that direction by the gap separates the
 // hulls, hence the bodies. The polytope, which checkMTD runs only on the
 // deepest overlaps of such pairs, then finds the hulls' shallowest
@@ -160,9 +183,9 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 // 0.114205, 35° from the answer's normal: TestHullGapCheck. Eight climbs
 // of the probe instead of three found it too.) One exact support pair per
 // direction, numeric for tapered shapes.
-func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result, top *[probeStartsNonConvex]v3, nt int) {
-	for j := 0; j < nt; j++ {
-		n := top[j].vec()
+func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result, dirs []v3) {
+	for j := range dirs {
+		n := dirs[j].vec()
 		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -best.sd-pairTol(pr) {
 			sv.hullGapped++
 			sv.epaPolished(m, pr, best, res, best.lp, best.lq)
@@ -176,8 +199,9 @@ func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result,
 // floor, more than 25° apart (non-maximum suppression: the best, then the
 // best not within 25° of those kept, and so on), so that each climb starts
 // in a region of its own; where fewer are that far apart, the best of
-// their neighbours fill the rest.
-func probeRank(pr *pair, c v3, floor float64, climbs int) (top [probeStartsNonConvex]v3, nt int) {
+// their neighbours fill the rest. rest holds the other directions above
+// the floor.
+func probeRank(pr *pair, c v3, floor float64, climbs int) (top [probeStartsNonConvex]v3, nt int, rest dirSet) {
 	var gaps [len(probeDirs)]float64
 	for i := range probeDirs {
 		gaps[i] = math.Inf(-1)
@@ -186,6 +210,7 @@ func probeRank(pr *pair, c v3, floor float64, climbs int) (top [probeStartsNonCo
 		}
 		if g := seGapV(pr, probeDirs[i], c); g > floor {
 			gaps[i] = g
+			rest.add(i)
 		}
 	}
 	// Directions suppressed by a kept neighbour keep their gap in near,
@@ -201,6 +226,7 @@ func probeRank(pr *pair, c v3, floor float64, climbs int) (top [probeStartsNonCo
 		}
 		top[nt] = probeDirs[k]
 		nt++
+		rest.del(k)
 		gaps[k] = math.Inf(-1)
 		for i := range probeDirs {
 			if gaps[i] > floor && probeDirs[i].dot(top[nt-1]) > skipCos {
@@ -218,9 +244,10 @@ func probeRank(pr *pair, c v3, floor float64, climbs int) (top [probeStartsNonCo
 		}
 		top[nt] = probeDirs[k]
 		nt++
+		rest.del(k)
 		near[k] = math.Inf(-1)
 	}
-	return top, nt
+	return top, nt, rest
 }
 
 // bestAbove returns the index of the largest gap above floor (the first

@@ -207,7 +207,8 @@ func TestProbeSweep(t *testing.T) {
 // with their best neighbours; and the directions are those, in that
 // order, that a greedy pass over the directions sorted by gap keeps. At
 // floors from every direction qualifying to few, on 300 pointy pairs,
-// for the climbs of convex and of non-convex pairs.
+// for the climbs of convex and of non-convex pairs. The rest of the
+// directions above the floor are returned apart, for hullGapCheck.
 // (The streaming ranking before 2026-12-04, where a
 // direction replacing a worse kept one near it could land within 25° of
 // another while directions far from both were left out, fails it, and so
@@ -231,7 +232,14 @@ func TestProbeRankApart(t *testing.T) {
 						above++
 					}
 				}
-				top, nt := probeRank(&pr, c, floor, climbs)
+				top, nt, rest := probeRank(&pr, c, floor, climbs)
+				// rest: every other direction above the floor, no other.
+				for j := range probeDirs {
+					kept := slices.Contains(top[:nt], probeDirs[j])
+					if want := gaps[j] > floor && !kept; rest.has(j) != want {
+						t.Errorf("pair %d floor hi-%g, %d climbs: direction %d (gap %g, kept %v) in rest %v, want %v", i, below, climbs, j, gaps[j], kept, rest.has(j), want)
+					}
+				}
 				// The same choice by another route: every direction above the
 				// floor by gap (ties to the lower index), each kept unless
 				// within 25° of one kept before, then the rest in that order.
@@ -992,4 +1000,24 @@ func TestProbeAllSchemes(t *testing.T) {
 		Pose: geom.Pose{Position: geom.Vec3{-0.7751309653564054, -1.3980909612708734, -0.5492524544970672}, Orientation: geom.Quat{W: -0.11155867446887434, V: geom.Vec3{0.9291380980632128, -0.1902598492706513, -0.2967460979250318}}}}
 	apart := geom.Vec3{-0.7413608511980253, -0.6696260065764973, -0.04455445687416848}.Mul(0.13512)
 	checkNoDeeperThanApart(t, &a, &b, apart, "each scheme's probe pair", true, nil)
+}
+
+// TestHullGapRest: the last step of draw 1's pair 33 in TestApproachSweep
+// with SOVVIZ_SWEEP_SEED=10, two tapered pointy shapes (tapers up to 0.49).
+// Every scheme answered 0.171657, cold and warm, where the hulls part after
+// 0.170905 (the sweep's hull bound). The hulls' gap has two maxima 22°
+// apart there, and every climb of the probe, each exact ascent after it
+// and every climb's end lead to the deeper one, the answer's: along the
+// shallower one's direction the closed-form (untapered) gap is an estimate
+// of −0.233 against an exact −0.171, which ranks it ninth and within 25° of
+// a better-ranked direction. hullGapCheck now also looks along the rest of
+// the directions the probe ranked above its floor; the exact gap along that
+// one is shallower than the answer.
+func TestHullGapRest(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.544172283377816, 1.2609792453190871, 0.7578110740145826}, Eps: [2]float64{1.7715008459897346, 1.7881114360048498}, Taper: [2]float64{0.34771198341894083, 0.29388815927131495}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.42201078733327335, V: geom.Vec3{0.293529219295627, 0.09688699491322132, 0.852267800055086}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.677545922663888, 1.9828111814435352, 1.6682570233837508}, Eps: [2]float64{1.431036277453188, 1.5559205883864482}, Taper: [2]float64{-0.09784223843790807, -0.4903820656330725}},
+		Pose: geom.Pose{Position: geom.Vec3{1.5337554640456204, -1.855020848780909, 0.7845814871457515}, Orientation: geom.Quat{W: -0.10910441451888259, V: geom.Vec3{-0.5372285252778364, -0.5389718720171378, -0.6395240883146114}}}}
+	apart := geom.Vec3{0.1488315939126916, -0.9870572729169154, 0.05972517589116063}.Mul(0.170905)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the rest of the probe's directions", true, nil)
 }

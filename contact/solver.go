@@ -103,9 +103,11 @@ type Solver struct {
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
 	// hullGapped counts the overlaps hullGapCheck proved too deep, and
-	// noHullGap turns it off (tests).
-	hullGapped int
-	noHullGap  bool
+	// noHullGap turns it off (tests); noHullGapRest turns off its look
+	// along the probe's unranked directions only.
+	hullGapped    int
+	noHullGap     bool
+	noHullGapRest bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
 	// tipCheck off, tipChecks counts its moved queries and tipReplaced
 	// the answers it replaced (tests).
