@@ -23,11 +23,12 @@ var approachDraws = []struct {
 }
 
 // approachKnown are the answers TestApproachSweep finds too deep at its
-// own seed and accepts (draw/pair/step/answer): draw 0's pair 94 at step
-// 55, warm, 0.235505 where the hulls part after 0.231406; the cold
-// queries find that translation along a climb's end (TestHullGapClimbed),
-// the warm start's climbs end elsewhere (docs/contact.md, "Known limits").
-var approachKnown = map[string]bool{"0/94/55/warm": true}
+// own seed and accepts (draw/pair/step/answer). None since 2026-12-07:
+// the last, draw 0's pair 94 at step 55, warm, 0.235505 where the hulls
+// part after 0.231406, is answered right since the probe climbs the
+// hulls' gap from the best direction it measured
+// (TestHullGapAscentWarm).
+var approachKnown = map[string]bool{}
 
 // TestApproachSweep approaches overlapping pointy pairs with a non-convex
 // shape from random directions, 60 steps from apart (0.02 or more) to the

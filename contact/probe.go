@@ -139,10 +139,11 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 		sv.deepSeeds(m, pr, best, res)
 	}
 	if !pr.convex && !sv.noHullGap && !sv.checkMTD(pr, best) {
-		sv.hullGapCheck(m, pr, best, res, top[:nt])
+		var hi hullGapBest
+		sv.hullGapCheck(m, pr, best, res, top[:nt], &hi)
 		if !sv.checkMTD(pr, best) {
 			// (Where a climb ended, too: TestHullGapClimbed.)
-			sv.hullGapCheck(m, pr, best, res, climbed[:nt])
+			sv.hullGapCheck(m, pr, best, res, climbed[:nt], &hi)
 		}
 		if !sv.checkMTD(pr, best) && !sv.noHullGapRest {
 			// And along every other direction the ranking kept above its
@@ -157,7 +158,17 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 					k++
 				}
 			}
-			sv.hullGapCheck(m, pr, best, res, dirs[:k])
+			sv.hullGapCheck(m, pr, best, res, dirs[:k], &hi)
+		}
+		if !sv.checkMTD(pr, best) && !sv.noHullAscent && hi.ok && hi.g > best.sd-hullAscentBelow*min(minAxis(pr.a), minAxis(pr.b)) {
+			// No direction looked at proves the answer too deep, but the
+			// best of those away from its normal comes close: the hulls'
+			// gap may rise above the answer between them, so climb it
+			// there, exactly (TestHullGapAscentWarm).
+			if e := sv.exactAscent(pr, hi.n, res); e.g > best.sd+pairTol(pr) {
+				sv.hullGapped++
+				sv.epaPolished(m, pr, best, res, best.lp, best.lq)
+			}
 		}
 	}
 }
@@ -183,10 +194,14 @@ func (s *dirSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 // 0.114205, 35° from the answer's normal: TestHullGapCheck. Eight climbs
 // of the probe instead of three found it too.) One exact support pair per
 // direction, numeric for tapered shapes.
-func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result, dirs []v3) {
+func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result, dirs []v3, hi *hullGapBest) {
 	for j := range dirs {
 		n := dirs[j].vec()
-		if w, _, _ := diffSupport(pr, n); n.Dot(w) < -best.sd-pairTol(pr) {
+		w, _, _ := diffSupport(pr, n)
+		if g := -n.Dot(w); (!hi.ok || g > hi.g) && n.Dot(best.nP) < hullAscentCos {
+			hi.ok, hi.g, hi.n = true, g, n
+		}
+		if n.Dot(w) < -best.sd-pairTol(pr) {
 			sv.hullGapped++
 			sv.epaPolished(m, pr, best, res, best.lp, best.lq)
 			return
@@ -487,4 +502,28 @@ func refineDeep(s, o *geom.Superovoid, ts, to *geom.Transform, box *geom.AABB, c
 const (
 	deepStep  = 1e-3
 	deepEvals = 96
+)
+
+// hullGapBest is the direction n of the largest exact gap g that
+// hullGapCheck measured more than 20° from the answer's normal (ok once it
+// measured one).
+type hullGapBest struct {
+	ok bool
+	g  float64
+	n  vec
+}
+
+// hullAscentCos and hullAscentBelow decide when probeBasins climbs the
+// hulls' exact gap from the best direction hullGapCheck measured: one more
+// than 20° from the answer's normal (nearer, the climb would mostly return
+// to the answer's own basin), whose gap is within 0.02 of the smaller
+// semi-axis below the answer. The answer that motivated it was 0.004 of it
+// below. A climb costs about 0.6 ms (numeric supports of non-convex
+// shapes): in scratch counts over nonConvexPointyOverlaps(300, 7), cold,
+// it ran for 8 of the 300 queries at 0.02, 38 at 0.1 (6–8% more time a
+// query than without it) and 174 without the cone (at 0.1), and replaced
+// none of their answers.
+const (
+	hullAscentCos   = 0.9396926207859084 // cos 20°
+	hullAscentBelow = 0.02
 )

@@ -104,10 +104,12 @@ type Solver struct {
 	moveChecks, moveRefuted, moveReplaced int
 	// hullGapped counts the overlaps hullGapCheck proved too deep, and
 	// noHullGap turns it off (tests); noHullGapRest turns off its look
-	// along the probe's unranked directions only.
+	// along the probe's unranked directions only, noHullAscent the climb
+	// after it.
 	hullGapped    int
 	noHullGap     bool
 	noHullGapRest bool
+	noHullAscent  bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
 	// tipCheck off, tipChecks counts its moved queries and tipReplaced
 	// the answers it replaced (tests).
