@@ -1055,3 +1055,69 @@ func TestHullGapAscentWarm(t *testing.T) {
 	}
 	checkDepthBySamples(t, &a, &b, &res, 0.01, "warm")
 }
+
+// TestWarmPolytope: step 26 of draw 0's pair 44 in TestApproachSweep with
+// SOVVIZ_SWEEP_SEED=11, two tapered pointy shapes, warm-started from step
+// 25's answer. The warm start tracked a pair 0.161698 deep, where another
+// basin, 49° away, had just become the shallower: every cold query
+// answered 0.160754 there, from the polytope's pair after every start of
+// its multi-start failed. The warm re-search's starts reached neither
+// (the tracked answer prunes them); it now also starts from the polytope's
+// pair (warmPolytope). b moved 1.0001 times 0.160754 along that normal is
+// apart from a by dense samples.
+func TestWarmPolytope(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.3564497065170964, 1.191698370827324, 0.5869447365519272}, Eps: [2]float64{1.883046383853967, 1.8642402482047653}, Taper: [2]float64{0.3658452569036954, 0.19501112571494805}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.4556379242682432, V: geom.Vec3{0.436457503363578, 0.5947390290746466, 0.4981811086557836}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1409485084610398, 0.6822918772907429, 1.3200104187331114}, Eps: [2]float64{1.748658561212329, 1.8258783247244044}, Taper: [2]float64{0.47256633678466586, 0.41374868852808644}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.7397621739737034, V: geom.Vec3{0.5599172023081814, -0.10074735280836387, 0.3592974024665171}}}}
+	start := geom.Vec3{0.23195717027233118, -0.8771259607803413, 1.8178030107683867}
+	end := geom.Vec3{-0.013050155830095694, -1.1726295477873636, 1.2452882645878693}
+	checkWarmStep(t, &a, &b, start, end, 25, geom.Vec3{0.34105282884665666, -0.814907985039103, 0.46862345636470565}, 1.0001*0.160754, nil)
+}
+
+// TestWarmPolytopeCusp: step 60 of draw 0's pair 49 in
+// TestApproachSweep with SOVVIZ_SWEEP_SEED=9, warm-started from step 59's
+// answer. The warm start tracked a pair 0.191332 deep where every cold
+// query answered 0.189507, 25° away: Newton from the polytope's pair does
+// not converge there, and polishCusp, which a cold query runs after its
+// polytope's rescue, polishes it to that pair. warmPolytope polishes too.
+// b moved 1.0001 times 0.189507 along that normal is apart from a by
+// dense samples.
+func TestWarmPolytopeCusp(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1864039401799105, 1.123780824139306, 1.8206683616985668}, Eps: [2]float64{1.837208209403496, 1.7560419795490674}, Taper: [2]float64{0.49137982368051847, 0.35097548269794554}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.6896005553500488, V: geom.Vec3{0.17125959346730674, 0.70295344388769, 0.03126789779875258}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.2172867564543493, 0.9743126774293551, 1.3331734572095326}, Eps: [2]float64{1.8394308763917266, 1.8984028277271272}, Taper: [2]float64{0.12388382515782259, -0.41757487474221266}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.21764961496975094, V: geom.Vec3{-0.030031102323625474, 0.5080916423941975, 0.832808297824844}}}}
+	start := geom.Vec3{2.155148827939021, -1.418182180987694, -0.6476581212564321}
+	end := geom.Vec3{1.4713514273524688, -1.422730626170103, -0.734402117991175}
+	checkWarmStep(t, &a, &b, start, end, 59, geom.Vec3{0.23496918203621814, -0.7943189182832289, -0.5602204383549316}, 1.0001*0.189507, nil)
+}
+
+// checkWarmStep warm-starts step k+1 of b's approach from start to end (60
+// steps) from a cold answer at step k and requires a converged overlap no
+// deeper than apart, where b moved by apart along n is apart from a by
+// dense samples, and no shallower than dense samples allow.
+func checkWarmStep(t *testing.T, a, b *geom.Body, start, end geom.Vec3, k int, n geom.Vec3, apart float64, setup func(*Solver)) {
+	t.Helper()
+	sv := NewSolver(DefaultOptions())
+	if setup != nil {
+		setup(sv)
+	}
+	at := func(k int) geom.Body {
+		c := *b
+		c.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
+		return c
+	}
+	b0, b1 := at(k), at(k+1)
+	prev := sv.Query(a, &b0)
+	res := sv.QueryWarm(a, &b1, &prev)
+	c := b1
+	c.Pose.Position = b1.Pose.Position.Add(n.Mul(apart))
+	if deep := refinedDeepest(a, &c, 200, 100); !(deep > 0) {
+		t.Fatalf("b moved %g along %v: the deepest sample's residual is %g; the pair no longer tests the warm step", apart, n, deep)
+	}
+	if res.Status != Converged || !(res.Distance < 0) || -res.Distance > apart {
+		t.Fatalf("warm step %d from %.9f: %v %.9f; b moved %g apart from a: want a converged overlap no deeper", k+1, prev.Distance, res.Status, res.Distance, apart)
+	}
+	checkDepthBySamples(t, a, &b1, &res, 0.01, "warm")
+}

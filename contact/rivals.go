@@ -155,8 +155,31 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 	}
 	sv.researched++
 	sv.search(m, pr, c, res, vec{})
+	if !pr.convex && probes(pr) && !sv.noWarmPolytope {
+		sv.warmPolytope(m, pr, c, res)
+	}
 	sv.probeBasins(m, pr, c, res)
 	return sv.keepSearch(pr, c, st)
+}
+
+// warmPolytope is a warm re-search's start from the polytope's pair (the
+// hulls' shallowest translation), polished where Newton crawls, as a cold
+// query of a pointy non-convex pair runs them where every start of its
+// multi-start fails (epaRescue, polishCusp): the warm multi-start, whose
+// starts the tracked answer prunes, rarely converges anywhere else
+// either. It takes the pair where it is shallower than c by more than
+// pairTol. (Approaches of TestApproachSweep tracked pairs 0.161698 deep
+// where cold queries answered 0.160754 from there, TestWarmPolytope, and
+// 0.191332 where they polished 0.189507, TestWarmPolytopeCusp.)
+func (sv *Solver) warmPolytope(m Method, pr *pair, c *candidate, res *Result) {
+	var r candidate
+	sv.epaRescue(m, pr, &r, res)
+	sv.polishCusp(m, pr, &r, res)
+	if r.valid && !r.separated && better(&r, c) && r.sd > c.sd+pairTol(pr) {
+		sv.noteRival(&r)
+		res.Fallback = res.Fallback || r.method != m
+		*c = r
+	}
 }
 
 // moved bounds how much the bodies' motion from s's search to pr can have

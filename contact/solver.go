@@ -110,6 +110,8 @@ type Solver struct {
 	noHullGap     bool
 	noHullGapRest bool
 	noHullAscent  bool
+	// noWarmPolytope turns warmPolytope off (tests).
+	noWarmPolytope bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
 	// tipCheck off, tipChecks counts its moved queries and tipReplaced
 	// the answers it replaced (tests).
