@@ -1121,3 +1121,45 @@ func checkWarmStep(t *testing.T, a, b *geom.Body, start, end geom.Vec3, k int, n
 	}
 	checkDepthBySamples(t, a, &b1, &res, 0.01, "warm")
 }
+
+// TestWarmPolytopeFallbackHonest: warmPolytope's stages mark
+// Result.Fallback when they find a pair another way than the configured
+// scheme; a warm answer must say so only when the pair it reports came
+// that way. On 60 pointy non-convex overlaps animated through 6 warm steps
+// of sovviz bench's motion, with and without warmPolytope, every step whose
+// answers agree must agree on Fallback too. (Before the fix, which resets
+// the flag when warmPolytope takes no pair, one of those steps said
+// Fallback with it and not without.)
+func TestWarmPolytopeFallbackHonest(t *testing.T) {
+	pairs := nonConvexPointyOverlaps(60, 2)
+	run := func(off bool) []Result {
+		ps := slices.Clone(pairs)
+		sv := NewSolver(DefaultOptions())
+		sv.noWarmPolytope = off
+		r := rand.New(rand.NewPCG(3, 3))
+		var out []Result
+		for i := range ps {
+			prev := sv.Query(&ps[i][0], &ps[i][1])
+			for k := 0; k < 6; k++ {
+				benchMotion(&ps[i][0], &ps[i][1], r)
+				prev = sv.QueryWarm(&ps[i][0], &ps[i][1], &prev)
+				out = append(out, prev)
+			}
+		}
+		return out
+	}
+	with, without := run(false), run(true)
+	same := 0
+	for i := range with {
+		if with[i].Distance != without[i].Distance || with[i].Status != without[i].Status {
+			continue
+		}
+		same++
+		if with[i].Fallback != without[i].Fallback {
+			t.Errorf("step %d: %.9f %v both ways, Fallback %v with warmPolytope and %v without", i, with[i].Distance, with[i].Status, with[i].Fallback, without[i].Fallback)
+		}
+	}
+	if same < len(with)/2 {
+		t.Fatalf("only %d of %d warm answers agree with and without warmPolytope: the test compares too few", same, len(with))
+	}
+}

@@ -172,12 +172,17 @@ func (sv *Solver) warmSearch(m Method, pr *pair, c *candidate, res *Result, prev
 // where cold queries answered 0.160754 from there, TestWarmPolytope, and
 // 0.191332 where they polished 0.189507, TestWarmPolytopeCusp.)
 func (sv *Solver) warmPolytope(m Method, pr *pair, c *candidate, res *Result) {
+	// (Both stages mark res.Fallback when they find a pair another way
+	// than the configured scheme: that stands only for a pair taken.)
+	fb := res.Fallback
+	res.Fallback = false
 	var r candidate
 	sv.epaRescue(m, pr, &r, res)
 	sv.polishCusp(m, pr, &r, res)
-	if r.valid && !r.separated && better(&r, c) && r.sd > c.sd+pairTol(pr) {
+	taken := r.valid && !r.separated && better(&r, c) && r.sd > c.sd+pairTol(pr)
+	res.Fallback = fb || taken && res.Fallback
+	if taken {
 		sv.noteRival(&r)
-		res.Fallback = res.Fallback || r.method != m
 		*c = r
 	}
 }
