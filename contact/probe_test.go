@@ -462,7 +462,7 @@ func TestPointyBenchAllocs(t *testing.T) {
 		{"PointyOverlapWarmNoProbe", BenchmarkQueryPointyOverlapWarmNoProbe},
 		{"TaperedPointyOverlap", BenchmarkQueryTaperedPointyOverlap}, {"TaperedPointyOverlapProbe", BenchmarkQueryTaperedPointyOverlapProbe},
 		{"TaperedPointyOverlapWarm", BenchmarkQueryTaperedPointyOverlapWarm}, {"TaperedPointyOverlapWarmProbe", BenchmarkQueryTaperedPointyOverlapWarmProbe},
-		{"NonConvexPointyOverlap", BenchmarkQueryNonConvexPointyOverlap}} {
+		{"NonConvexPointyOverlap", BenchmarkQueryNonConvexPointyOverlap}, {"NonConvexPointyOverlapWarm", BenchmarkQueryNonConvexPointyOverlapWarm}} {
 		// (Each run after a completed collection cycle and with collection
 		// off, and failing only when three runs in a row allocate: a cycle
 		// ending in the timed loop counted the runtime's own 5,320 B there,

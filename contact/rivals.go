@@ -179,10 +179,10 @@ func (sv *Solver) warmPolytope(m Method, pr *pair, c *candidate, res *Result) {
 	var r candidate
 	sv.epaRescue(m, pr, &r, res)
 	sv.polishCusp(m, pr, &r, res)
+	sv.noteRival(&r) // (a pair met, as the probe notes each of its own)
 	taken := r.valid && !r.separated && better(&r, c) && r.sd > c.sd+pairTol(pr)
 	res.Fallback = fb || taken && res.Fallback
 	if taken {
-		sv.noteRival(&r)
 		*c = r
 	}
 }

@@ -102,7 +102,8 @@ type Solver struct {
 	// overlapped and moveReplaced the deeper pairs it took (tests).
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
-	// hullGapped counts the overlaps hullGapCheck proved too deep, and
+	// hullGapped counts the overlaps hullGapCheck (or the climb of the
+	// hulls' gap after it) proved too deep, and
 	// noHullGap turns it off (tests); noHullGapRest turns off its look
 	// along the probe's unranked directions only, noHullAscent the climb
 	// after it.
