@@ -1030,8 +1030,9 @@ func TestHullGapRest(t *testing.T) {
 // proves nothing here, while the hulls part after 0.231406 along a
 // direction 25° away. probeBasins now climbs the hulls' exact gap from the
 // best direction hullGapCheck measured away from the answer's normal when
-// it comes within 0.02 of the smaller semi-axis of the answer: the
-// climb ends above the answer, and the polytope finds the pair.
+// it comes within 0.02 of the smaller semi-axis below the answer: the
+// climb ends above the answer, and the polytope finds the pair. (b moved
+// 0.231407 along the hulls' direction is apart from a by dense samples.)
 func TestHullGapAscentWarm(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8961720848070236, 1.8809171944676033, 1.5470260445335353}, Eps: [2]float64{1.8450744400520378, 1.7919627530322075}, Taper: [2]float64{0.011511399004258127, 0.19730698671972635}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.16536051447887304, V: geom.Vec3{0.3052299581645173, -0.8885031850437867, 0.3000877589259783}}}}
@@ -1039,21 +1040,7 @@ func TestHullGapAscentWarm(t *testing.T) {
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.7447766870000175, V: geom.Vec3{0.5741438767012833, -0.2561466639499927, 0.2237306011590482}}}}
 	start := geom.Vec3{-0.9185459024158893, 2.192138376813633, 0.3588370090113491}
 	end := geom.Vec3{-2.0324096038831856, 1.8730731790500865, 0.47928193445700457}
-	sv := NewSolver(DefaultOptions())
-	b.Pose.Position = start.Add(end.Sub(start).Mul(54.0 / 60))
-	prev := sv.Query(&a, &b)
-	b.Pose.Position = start.Add(end.Sub(start).Mul(55.0 / 60))
-	res := sv.QueryWarm(&a, &b, &prev)
-	apart := 0.231407
-	c := b
-	c.Pose.Position = b.Pose.Position.Add(geom.Vec3{-0.9972885516045813, 0.05281458910411349, 0.05124611220570735}.Mul(apart))
-	if deep := refinedDeepest(&a, &c, 200, 100); !(deep > 0) {
-		t.Fatalf("b moved %g along the hulls' direction: the deepest sample's residual is %g; the pair no longer tests the climb", apart, deep)
-	}
-	if res.Status != Converged || !(res.Distance < 0) || -res.Distance > apart {
-		t.Fatalf("warm step 55 from %.9f: %v %.9f; b moved %g apart from a: want a converged overlap no deeper", prev.Distance, res.Status, res.Distance, apart)
-	}
-	checkDepthBySamples(t, &a, &b, &res, 0.01, "warm")
+	checkWarmStep(t, &a, &b, start, end, 54, geom.Vec3{-0.9972885516045813, 0.05281458910411349, 0.05124611220570735}, 0.231407, nil)
 }
 
 // TestWarmPolytope: step 26 of draw 0's pair 44 in TestApproachSweep with
