@@ -511,7 +511,7 @@ const (
 )
 
 // hullGapBest is the direction n of the largest exact gap g that
-// hullGapCheck measured more than 20° from the answer's normal (ok once it
+// hullGapCheck measured more than 10° from the answer's normal (ok once it
 // measured one).
 type hullGapBest struct {
 	ok bool
@@ -521,15 +521,17 @@ type hullGapBest struct {
 
 // hullAscentCos and hullAscentBelow decide when probeBasins climbs the
 // hulls' exact gap from the best direction hullGapCheck measured: one more
-// than 20° from the answer's normal (nearer, the climb would mostly return
+// than 10° from the answer's normal (nearer, the climb would mostly return
 // to the answer's own basin), whose gap is within 0.02 of the smaller
 // semi-axis below the answer. The answer that motivated it was 0.004 of it
-// below. A climb costs about 0.6 ms (numeric supports of non-convex
-// shapes): in scratch counts over nonConvexPointyOverlaps(300, 7), cold,
-// it ran for 8 of the 300 queries at 0.02, 38 at 0.1 (6–8% more time a
-// query than without it) and about 190 without the cone (at 0.1: every
-// query that reached it), and replaced none of their answers.
+// below, the best direction 25° from its normal; another's (TestHullGapCone)
+// 18° away, below a 20° cone. A climb costs about 0.6 ms (numeric supports
+// of non-convex shapes): in scratch counts over nonConvexPointyOverlaps(300,
+// 7), cold, it ran for 19 of the 300 queries (8 with a 20° cone, 38 with
+// that cone at 0.1, which cost 6–8% more time a query than without it,
+// about 190 without a cone, every query that reached it), and replaced
+// none of their answers.
 const (
-	hullAscentCos   = 0.9396926207859084 // cos 20°
+	hullAscentCos   = 0.984807753012208 // cos 10°
 	hullAscentBelow = 0.02
 )

@@ -1150,3 +1150,20 @@ func TestWarmPolytopeFallbackHonest(t *testing.T) {
 		t.Fatalf("only %d of %d warm answers agree with and without warmPolytope: the test compares too few", same, len(with))
 	}
 }
+
+// TestHullGapCone: step 26 of draw 2's pair 147 in TestApproachSweep with
+// SOVVIZ_SWEEP_SEED=13, two pointy tapered shapes whose every start failed.
+// The parametric scheme's query rescued a pair 0.208248 deep, where the
+// hulls part after 0.205689 along a direction 18° from its normal and the
+// implicit scheme's query answered 0.205287. The best direction
+// hullGapCheck measured there lay inside the 20° cone that the climb of
+// the hulls' gap first left out; with a 10° cone the climb runs and the
+// polytope finds the pair.
+func TestHullGapCone(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.457975667921445, 1.1765178450346567, 0.7865908675627458}, Eps: [2]float64{1.7944600350820807, 1.7716291880611839}, Taper: [2]float64{0.44643310585143936, -0.4273677790455158}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.8286567088457174, V: geom.Vec3{0.15375662386040545, 0.38410559906415875, -0.37702764921368487}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.27237050122057, 1.1014254853493597, 0.7646016964382782}, Eps: [2]float64{1.8643551365860713, 1.870381591728505}, Taper: [2]float64{0.1313523527608048, -0.15699360353140834}},
+		Pose: geom.Pose{Position: geom.Vec3{-0.948883264457484, 1.1587948592206274, 0.24462763553163933}, Orientation: geom.Quat{W: -0.9244969932245984, V: geom.Vec3{-0.01918101660776222, 0.1568469449118255, 0.34689542227074194}}}}
+	apart := geom.Vec3{-0.734311482702466, 0.5691180787781036, 0.36998818735092925}.Mul(0.205689)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the climb of the hulls' gap", true, nil)
+}
