@@ -524,8 +524,9 @@ type hullGapBest struct {
 // than 10° from the answer's normal (nearer, the climb would mostly return
 // to the answer's own basin), whose gap is within 0.02 of the smaller
 // semi-axis below the answer. The answer that motivated it was 0.004 of it
-// below, the best direction 25° from its normal; another's (TestHullGapCone)
-// 18° away, below a 20° cone. A climb costs about 0.6 ms (numeric supports
+// below, the hulls' direction 25° from its normal; another's hulls part
+// along a direction 18° from its normal (TestHullGapCone: a 20° cone left
+// it too deep). A climb costs about 0.6 ms (numeric supports
 // of non-convex shapes): in scratch counts over nonConvexPointyOverlaps(300,
 // 7), cold, it ran for 19 of the 300 queries (8 with a 20° cone, 38 with
 // that cone at 0.1, which cost 6–8% more time a query than without it,

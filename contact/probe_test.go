@@ -1155,10 +1155,10 @@ func TestWarmPolytopeFallbackHonest(t *testing.T) {
 // SOVVIZ_SWEEP_SEED=13, two pointy tapered shapes whose every start failed.
 // The parametric scheme's query rescued a pair 0.208248 deep, where the
 // hulls part after 0.205689 along a direction 18° from its normal and the
-// implicit scheme's query answered 0.205287. The best direction
-// hullGapCheck measured there lay inside the 20° cone that the climb of
-// the hulls' gap first left out; with a 10° cone the climb runs and the
-// polytope finds the pair.
+// implicit scheme's query answered 0.205287. With the climb of the
+// hulls' gap leaving out directions within 20° of the answer's normal, as
+// it first did, the answer stood; within 10°, the climb proves it too deep
+// and the polytope finds the pair.
 func TestHullGapCone(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.457975667921445, 1.1765178450346567, 0.7865908675627458}, Eps: [2]float64{1.7944600350820807, 1.7716291880611839}, Taper: [2]float64{0.44643310585143936, -0.4273677790455158}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.8286567088457174, V: geom.Vec3{0.15375662386040545, 0.38410559906415875, -0.37702764921368487}}}}
