@@ -103,10 +103,9 @@ type Solver struct {
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
 	// hullGapped counts the overlaps hullGapCheck (or the climb of the
-	// hulls' gap after it) proved too deep, and
-	// noHullGap turns it off (tests); noHullGapRest turns off its look
-	// along the probe's unranked directions only, noHullAscent the climb
-	// after it.
+	// hulls' gap after it) proved too deep, and noHullGap turns both off
+	// (tests); noHullGapRest turns off its look along the probe's
+	// unranked directions only, noHullAscent the climb only.
 	hullGapped    int
 	noHullGap     bool
 	noHullGapRest bool
