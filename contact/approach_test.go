@@ -25,8 +25,8 @@ var approachDraws = []struct {
 // approachKnown are the answers TestApproachSweep finds too deep at its
 // own seed and accepts (draw/pair/step/answer). None since 2026-12-07:
 // the last, draw 0's pair 94 at step 55, warm, 0.235505 where the hulls
-// part after 0.231406, is answered right since the probe climbs the
-// hulls' gap from the best direction it measured
+// part after 0.231406, is answered right since the probe looks again
+// where the best direction it measured comes near the answer
 // (TestHullGapAscentWarm).
 var approachKnown = map[string]bool{}
 

@@ -164,15 +164,15 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			}
 			proved = sv.hullGapCheck(m, pr, best, res, dirs[:k], &hi)
 		}
-		if !proved && !sv.checkMTD(pr, best) && !sv.noHullAscent && hi.ok && hi.g > best.sd-hullAscentBelow*min(minAxis(pr.a), minAxis(pr.b)) {
+		if !proved && !sv.checkMTD(pr, best) && !sv.noHullNear && hi.ok && hi.g > best.sd-hullNearBelow*min(minAxis(pr.a), minAxis(pr.b)) {
 			// No direction looked at proves the answer too deep, but the
 			// best of those away from its normal comes close: the hulls'
-			// gap may rise above the answer between them, so climb it
-			// there, exactly (TestHullGapAscentWarm).
-			if e := sv.exactAscent(pr, hi.n, res); e.g > best.sd+pairTol(pr) {
-				sv.hullGapped++
-				sv.epaPolished(m, pr, best, res, best.lp, best.lq)
-			}
+			// gap may rise above the answer near it, so the polytope,
+			// which finds the hulls' shallowest translation wherever it
+			// is, runs as on the deepest overlaps (TestHullGapAscentWarm,
+			// TestHullGapPolytope).
+			sv.hullNear++
+			sv.epaPolished(m, pr, best, res, best.lp, best.lq)
 		}
 	}
 }
@@ -203,8 +203,8 @@ func (sv *Solver) hullGapCheck(m Method, pr *pair, best *candidate, res *Result,
 	for j := range dirs {
 		n := dirs[j].vec()
 		w, _, _ := diffSupport(pr, n)
-		if g := -n.Dot(w); (!hi.ok || g > hi.g) && n.Dot(best.nP) < hullAscentCos {
-			hi.ok, hi.g, hi.n = true, g, n
+		if g := -n.Dot(w); (!hi.ok || g > hi.g) && n.Dot(best.nP) < hullNearCos {
+			hi.ok, hi.g = true, g
 		}
 		if n.Dot(w) < -best.sd-pairTol(pr) {
 			sv.hullGapped++
@@ -510,29 +510,33 @@ const (
 	deepEvals = 96
 )
 
-// hullGapBest is the direction n of the largest exact gap g that
-// hullGapCheck measured more than 10° from the answer's normal (ok once it
-// measured one).
+// hullGapBest is the largest exact gap g that hullGapCheck measured more
+// than 10° from the answer's normal (ok once it measured one).
 type hullGapBest struct {
 	ok bool
 	g  float64
-	n  vec
 }
 
-// hullAscentCos and hullAscentBelow decide when probeBasins climbs the
-// hulls' exact gap from the best direction hullGapCheck measured: one more
-// than 10° from the answer's normal (nearer, the climb would mostly return
-// to the answer's own basin), whose gap is within 0.02 of the smaller
-// semi-axis below the answer. The answer that motivated it was 0.004 of it
-// below, the hulls' direction 25° from its normal; another's hulls part
-// along a direction 18° from its normal (TestHullGapCone: a 20° cone left
-// it too deep). A climb costs about 0.6 ms (numeric supports
-// of non-convex shapes): in scratch counts over nonConvexPointyOverlaps(300,
-// 7), cold, it ran for 19 of the 300 queries (8 with a 20° cone, 38 with
-// that cone at 0.1, which cost 6–8% more time a query than without it,
-// about 190 without a cone, every query that reached it), and replaced
+// hullNearCos and hullNearBelow decide when probeBasins runs the polytope
+// after hullGapCheck proved nothing: when the best direction it measured
+// more than 10° from the answer's normal (nearer, it mostly measures the
+// answer's own basin) has a gap within 0.05 of the smaller semi-axis below
+// the answer. The hulls' gap of two pointy shapes can have several maxima
+// a few degrees apart, so a direction that close may neighbour a maximum
+// above the answer, which the polytope finds wherever it is. Until
+// 2026-12-07 the probe climbed the hulls' exact gap from that direction
+// instead (exactAscent, from 0.02 below): a local climb, which at
+// SOVVIZ_SWEEP_SEED=13 ended at another maximum (TestHullGapPolytope), and
+// twice as slow as the polytope there (numeric supports of tapered
+// shapes; a scratch timing with a sweep running beside it: 2.1 against
+// 0.9 ms). The answers that motivated the
+// climb, 0.004 of the smaller semi-axis below the answer with the hulls'
+// direction 25° from its normal (TestHullGapAscentWarm) and 18° from it
+// (TestHullGapCone: a 20° cone left it too deep), the polytope finds too.
+// In scratch counts over nonConvexPointyOverlaps(300, seed) for seeds 7, 1
+// and 2, cold, it ran for 44, 38 and 45 of the 300 queries and changed
 // none of their answers.
 const (
-	hullAscentCos   = 0.984807753012208 // cos 10°
-	hullAscentBelow = 0.02
+	hullNearCos   = 0.984807753012208 // cos 10°
+	hullNearBelow = 0.05
 )

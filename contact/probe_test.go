@@ -1028,11 +1028,12 @@ func TestHullGapRest(t *testing.T) {
 // shallower than the cold queries' first pair (0.247118), so the climb's
 // end that proves that one too deep, the hulls' exact gap 0.239086 there,
 // proves nothing here, while the hulls part after 0.231406 along a
-// direction 25° away. probeBasins now climbs the hulls' exact gap from the
-// best direction hullGapCheck measured away from the answer's normal when
-// it comes within 0.02 of the smaller semi-axis below the answer: the
-// climb ends above the answer, and the polytope finds the pair. (b moved
-// 0.231407 along the hulls' direction is apart from a by dense samples.)
+// direction 25° away. probeBasins now runs the polytope when the best
+// direction hullGapCheck measured away from the answer's normal comes
+// within 0.05 of the smaller semi-axis below the answer (from 0.02 below it
+// climbed the hulls' exact gap from there, until TestHullGapPolytope), and
+// the polytope finds the pair. (b moved 0.231407 along the hulls' direction
+// is apart from a by dense samples.)
 func TestHullGapAscentWarm(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8961720848070236, 1.8809171944676033, 1.5470260445335353}, Eps: [2]float64{1.8450744400520378, 1.7919627530322075}, Taper: [2]float64{0.011511399004258127, 0.19730698671972635}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.16536051447887304, V: geom.Vec3{0.3052299581645173, -0.8885031850437867, 0.3000877589259783}}}}
@@ -1157,13 +1158,83 @@ func TestWarmPolytopeFallbackHonest(t *testing.T) {
 // hulls part after 0.205689 along a direction 18° from its normal and the
 // implicit scheme's query answered 0.205287. With the climb of the
 // hulls' gap leaving out directions within 20° of the answer's normal, as
-// it first did, the answer stood; within 10°, the climb proves it too deep
-// and the polytope finds the pair.
+// it first did, the answer stood; within 10°, the climb proved it too deep
+// and the polytope found the pair. (Since TestHullGapPolytope the polytope
+// runs there without the climb.)
 func TestHullGapCone(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.457975667921445, 1.1765178450346567, 0.7865908675627458}, Eps: [2]float64{1.7944600350820807, 1.7716291880611839}, Taper: [2]float64{0.44643310585143936, -0.4273677790455158}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.8286567088457174, V: geom.Vec3{0.15375662386040545, 0.38410559906415875, -0.37702764921368487}}}}
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.27237050122057, 1.1014254853493597, 0.7646016964382782}, Eps: [2]float64{1.8643551365860713, 1.870381591728505}, Taper: [2]float64{0.1313523527608048, -0.15699360353140834}},
 		Pose: geom.Pose{Position: geom.Vec3{-0.948883264457484, 1.1587948592206274, 0.24462763553163933}, Orientation: geom.Quat{W: -0.9244969932245984, V: geom.Vec3{-0.01918101660776222, 0.1568469449118255, 0.34689542227074194}}}}
 	apart := geom.Vec3{-0.734311482702466, 0.5691180787781036, 0.36998818735092925}.Mul(0.205689)
-	checkNoDeeperThanApart(t, &a, &b, apart, "the climb of the hulls' gap", true, nil)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the hulls' gap's 10° cone", true, nil)
+}
+
+// TestHullGapPolytope: step 51 of draw 0's pair 106 in TestApproachSweep
+// with SOVVIZ_SWEEP_SEED=13, two pointy tapered shapes. Every scheme
+// answered 0.093809, a basin where the bodies part with their hulls, while
+// the hulls part after 0.093173 along a direction 20° away and the warm
+// start found the bodies apart after 0.091941, 28° away. The hulls' gap has
+// several maxima there, 0.0932 to 0.0986 deep, and the best direction
+// hullGapCheck measured away from the answer's normal was 0.111 deep (0.04
+// of the smaller semi-axis below the answer); the exact climb from it ended
+// at another maximum, 0.0978 deep. The polytope, now run instead of the
+// climb (from 0.05 below), finds the hulls' shallowest translation and
+// Newton from its support points the bodies' pair. b moved 1.0001 times
+// 0.091941 along that pair's normal is apart from a by dense samples.
+func TestHullGapPolytope(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.0700067766592651, 0.5666831992545749, 1.1993841906115206}, Eps: [2]float64{1.6858442248776278, 1.6816231515822746}, Taper: [2]float64{0.4951386353117295, 0.47963339727711984}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.660175877992404, V: geom.Vec3{0.5074179893719747, 0.28256248199768613, -0.47629112730132656}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8382835949919027, 0.45670164773080546, 0.6678234881124363}, Eps: [2]float64{1.6665345357368193, 1.8398152800000847}, Taper: [2]float64{-0.39234451023426475, 0.12822947466898127}},
+		Pose: geom.Pose{Position: geom.Vec3{1.2281140002277713, -0.22367413037249664, -0.5923775456227175}, Orientation: geom.Quat{W: 0.4387159065663661, V: geom.Vec3{-0.5770435292459228, -0.6668835517058974, 0.1726715006745148}}}}
+	apart := geom.Vec3{0.5453560886252482, 0.42636285520278, -0.721665748323075}.Mul(1.0001 * 0.091941)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the polytope after the hulls' gap", true, nil)
+	without := func(sv *Solver) { sv.noHullNear = true }
+	sv := NewSolver(DefaultOptions())
+	without(sv)
+	if res := sv.Query(&a, &b); !(-res.Distance > apart.Len()) {
+		t.Errorf("without the polytope the answer is %.9f: the pair no longer tests it", res.Distance)
+	}
+}
+
+// TestHullGapPolytopeWarm: step 17 of draw 0's pair 103 in
+// TestApproachSweep with SOVVIZ_SWEEP_SEED=15, two pointy tapered shapes,
+// warm-started through steps 1 to 17. The warm start tracked a pair 0.047180
+// deep, where every cold query answers 0.046740, 38° away, a little
+// shallower than the hulls' bound there (0.046829). The best direction
+// hullGapCheck measured away from the tracked pair's normal came within
+// 0.007 of the smaller semi-axis below it, so the climb of the hulls' gap
+// that ran there until 2026-12-07 started from it, and ended below the
+// answer; the polytope, which runs there instead since, finds the pair. b moved 1.0001 times
+// 0.046740 along that pair's normal is apart from a by dense samples.
+func TestHullGapPolytopeWarm(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1559996620431174, 1.0204124231364058, 1.2204257176458142}, Eps: [2]float64{1.8962900495581152, 1.8539446536947584}, Taper: [2]float64{0.3224160449031971, 0.44591997951536444}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.3084777589871727, V: geom.Vec3{0.32570280780074845, -0.3509653791823277, -0.8219382311441447}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7896859137301915, 1.455442024852288, 1.5264681834402345}, Eps: [2]float64{1.8887747457339856, 1.8623083429654526}, Taper: [2]float64{0.17058469581364277, 0.3108904141071501}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.6234852717987771, V: geom.Vec3{0.3875403549309713, 0.35676349054505063, -0.577752889187145}}}}
+	start := geom.Vec3{-1.254129229838647, 0.5335821941995896, -2.089493330193026}
+	end := geom.Vec3{-1.4568446167413653, 0.40343347989628675, -1.4436668221817035}
+	// (Warm-started from step 0 on, as the sweep does: from a cold answer
+	// at step 16 the warm start tracks the right pair.)
+	n := geom.Vec3{-0.7704628609534978, 0.5713588331276486, -0.2827296654020652}
+	sv := NewSolver(DefaultOptions())
+	var res Result
+	for k := 0; k <= 17; k++ {
+		b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
+		if k == 0 {
+			res = sv.Query(&a, &b)
+		} else {
+			res = sv.QueryWarm(&a, &b, &res)
+		}
+	}
+	const apart = 1.0001 * 0.046740
+	c := b
+	c.Pose.Position = b.Pose.Position.Add(n.Mul(apart))
+	if deep := refinedDeepest(&a, &c, 200, 100); !(deep > 0) {
+		t.Fatalf("b moved %g along %v: the deepest sample's residual is %g; the pair no longer tests the warm step", apart, n, deep)
+	}
+	if res.Status != Converged || !(res.Distance < 0) || -res.Distance > apart {
+		t.Fatalf("warm step 17: %v %.9f; b moved %g apart from a: want a converged overlap no deeper", res.Status, res.Distance, apart)
+	}
+	checkDepthBySamples(t, &a, &b, &res, 0.01, "warm")
 }

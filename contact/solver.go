@@ -102,14 +102,15 @@ type Solver struct {
 	// overlapped and moveReplaced the deeper pairs it took (tests).
 	noMoveOut                             bool
 	moveChecks, moveRefuted, moveReplaced int
-	// hullGapped counts the overlaps hullGapCheck (or the climb of the
-	// hulls' gap after it) proved too deep, and noHullGap turns both off
-	// (tests); noHullGapRest turns off its look along the probe's
-	// unranked directions only, noHullAscent the climb only.
-	hullGapped    int
-	noHullGap     bool
-	noHullGapRest bool
-	noHullAscent  bool
+	// hullGapped counts the overlaps hullGapCheck proved too deep and
+	// hullNear those where, unproven, its best gap came near the answer
+	// and the polytope ran; noHullGap turns both off (tests);
+	// noHullGapRest turns off its look along the probe's unranked
+	// directions only, noHullNear the polytope after it only.
+	hullGapped, hullNear int
+	noHullGap            bool
+	noHullGapRest        bool
+	noHullNear           bool
 	// noWarmPolytope turns warmPolytope off (tests).
 	noWarmPolytope bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
