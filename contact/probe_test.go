@@ -1238,3 +1238,38 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 	}
 	checkDepthBySamples(t, &a, &b, &res, 0.01, "warm")
 }
+
+// TestHullNearCount counts, over the cold queries of
+// nonConvexPointyOverlaps(300, seed) for seeds 7, 1 and 2, how often the
+// polytope ran after hullGapCheck proved nothing (Solver.hullNear) and how
+// many answers it changed against the same queries without it. Opt-in, as
+// a count for docs/contact.md (about 10 s):
+//
+//	SOVVIZ_HULL_NEAR_COUNT=1 go test -count 1 -run TestHullNearCount -v ./contact
+//
+// It fails only where the polytope made an answer deeper: it takes a pair
+// only when shallower than the answer (or the answer proven too deep).
+func TestHullNearCount(t *testing.T) {
+	if os.Getenv("SOVVIZ_HULL_NEAR_COUNT") != "1" {
+		t.Skip("a count for the docs: SOVVIZ_HULL_NEAR_COUNT=1")
+	}
+	for _, seed := range []uint64{7, 1, 2} {
+		pairs := nonConvexPointyOverlaps(300, seed)
+		with, without := NewSolver(DefaultOptions()), NewSolver(DefaultOptions())
+		without.noHullNear = true
+		changed := 0
+		for i := range pairs {
+			x := with.Query(&pairs[i][0], &pairs[i][1])
+			y := without.Query(&pairs[i][0], &pairs[i][1])
+			if x.Distance == y.Distance {
+				continue
+			}
+			changed++
+			t.Logf("seed %d pair %d: %.9f %v, without the polytope %.9f %v", seed, i, x.Distance, x.Status, y.Distance, y.Status)
+			if x.Distance < y.Distance-1e-9 {
+				t.Errorf("seed %d pair %d: deeper with the polytope", seed, i)
+			}
+		}
+		t.Logf("seed %d: the polytope ran for %d of %d queries (%d proven too deep before it); %d answers changed", seed, with.hullNear, len(pairs), with.hullGapped, changed)
+	}
+}
