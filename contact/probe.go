@@ -125,6 +125,15 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			if ac := sv.ascentPair(pr, &e); ac.valid && ac.converged && better(&ac, &cand) {
 				sv.noteRival(&ac)
 				cand = ac
+			} else if !pr.convex && !sv.noSameNormal {
+				// The hulls' maximum where the bodies' pair lies in a
+				// dent, which the support points bridge: Newton from
+				// the points whose normal is the ascent's, dents' own
+				// included (sameNormalSeeds).
+				if sc := sv.sameNormalSeeds(m, pr, &e, res); sc.valid && sc.converged && better(&sc, &cand) {
+					sv.noteRival(&sc)
+					cand = sc
+				}
 			}
 		}
 		// (Never a separated pair: best proves the bodies overlap, and a
@@ -133,6 +142,17 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			*best = cand
 			bn = v3of(best.nP)
 			res.Fallback = res.Fallback || cand.method != m
+		}
+	}
+	if !pr.convex && !sv.noSameNormal {
+		// The points sharing the answer's normal: where the answer is
+		// the hulls' translation, a dent can let the bodies part
+		// sooner, near it (sameNormalSeeds).
+		e := ascentEnd{n: best.nP, lp: best.lp, lq: best.lq}
+		if sc := sv.sameNormalSeeds(m, pr, &e, res); better(&sc, best) && sc.sd > best.sd+pairTol(pr) {
+			sv.noteRival(&sc)
+			*best = sc
+			res.Fallback = res.Fallback || sc.method != m
 		}
 	}
 	if !pr.convex && !sv.noDeepSeeds {
@@ -540,3 +560,115 @@ const (
 	hullNearCos   = 0.984807753012208 // cos 10°
 	hullNearBelow = 0.05
 )
+
+// sameNormalGrid1 and sameNormalGrid2 are the azimuths and latitude
+// intervals of sameNormalSeeds' grid (its rings leave out the poles), and
+// sameNormalCos the alignment from which a local maximum seeds Newton.
+const (
+	sameNormalGrid1 = 24
+	sameNormalGrid2 = 12
+	sameNormalCos   = 0.95
+	sameNormalKeep  = 3
+)
+
+// sameNormalSeeds starts Newton, in every scheme, from the points of each
+// non-convex shape whose outward normal is (to sameNormalCos, a local
+// maximum of the alignment over a grid of the parameters) the ascent end's
+// n for a and −n for b, each with the other body's support point there.
+// On a non-convex shape several points share a normal: the support point
+// and those in or beside a dent, and where the bodies' translation lifts a
+// point of one out of the other's dent, the hulls' gap has a maximum near
+// its normal but the support points bridge the dent, and Newton from them
+// fails (TestApproachSweep at SOVVIZ_SWEEP_SEED 13, 16 and 17: answers 1–5%
+// too deep, the hulls' translation or another basin, where the warm starts
+// tracked the dent's pair; TestSameNormalSeeds). It returns the shallowest
+// converged overlapping pair it found (invalid if none).
+func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result) candidate {
+	var best candidate
+	for side := 0; side < 2; side++ {
+		s, _, ts, _ := pr.side(side)
+		info := pr.ia
+		if side == 1 {
+			info = pr.ib
+		}
+		if info.convex {
+			continue
+		}
+		want := e.n
+		if side == 1 {
+			want = want.Mul(-1)
+		}
+		wl := ts.InvDir(want)
+		var al [sameNormalGrid1][sameNormalGrid2 + 1]float64
+		for i := range al {
+			for j := 1; j < sameNormalGrid2; j++ {
+				x := s.Point(-math.Pi+2*math.Pi*float64(i)/sameNormalGrid1, -math.Pi/2+math.Pi*float64(j)/sameNormalGrid2)
+				al[i][j] = -2
+				if nn, ok := s.Normal(x); ok {
+					al[i][j] = nn.Dot(wl)
+				}
+			}
+		}
+		// The best local maxima above sameNormalCos (azimuths wrap).
+		var keep [sameNormalKeep]struct {
+			i, j int
+			v    float64
+		}
+		nk := 0
+		for i := range al {
+			for j := 1; j < sameNormalGrid2; j++ {
+				v := al[i][j]
+				if v < sameNormalCos {
+					continue
+				}
+				top := true
+				for di := -1; di <= 1 && top; di++ {
+					for dj := -1; dj <= 1; dj++ {
+						jj := j + dj
+						if (di != 0 || dj != 0) && jj >= 1 && jj < sameNormalGrid2 && al[(i+di+sameNormalGrid1)%sameNormalGrid1][jj] > v {
+							top = false
+							break
+						}
+					}
+				}
+				if !top {
+					continue
+				}
+				k := nk
+				if nk < sameNormalKeep {
+					nk++
+				} else if v <= keep[nk-1].v {
+					continue
+				} else {
+					k = nk - 1
+				}
+				for k > 0 && keep[k-1].v < v {
+					keep[k] = keep[k-1]
+					k--
+				}
+				keep[k].i, keep[k].j, keep[k].v = i, j, v
+			}
+		}
+		own := e.lp
+		if side == 1 {
+			own = e.lq
+		}
+		for _, kp := range keep[:nk] {
+			x := s.Point(-math.Pi+2*math.Pi*float64(kp.i)/sameNormalGrid1, -math.Pi/2+math.Pi*float64(kp.j)/sameNormalGrid2)
+			if x.Sub(own).Len() < 0.1*minAxis(s) {
+				continue // (the end's own point: Newton from it returns there)
+			}
+			lp, lq := x, e.lq
+			if side == 1 {
+				lp, lq = e.lp, x
+			}
+			for _, m2 := range schemesFrom(m) {
+				c := sv.solveFromPoints(m2, pr, lp, lq, res)
+				if c.valid && c.converged && !c.separated && better(&c, &best) {
+					best = c
+				}
+			}
+		}
+	}
+	return best
+}

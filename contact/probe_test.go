@@ -1188,10 +1188,10 @@ func TestHullGapPolytope(t *testing.T) {
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8382835949919027, 0.45670164773080546, 0.6678234881124363}, Eps: [2]float64{1.6665345357368193, 1.8398152800000847}, Taper: [2]float64{-0.39234451023426475, 0.12822947466898127}},
 		Pose: geom.Pose{Position: geom.Vec3{1.2281140002277713, -0.22367413037249664, -0.5923775456227175}, Orientation: geom.Quat{W: 0.4387159065663661, V: geom.Vec3{-0.5770435292459228, -0.6668835517058974, 0.1726715006745148}}}}
 	apart := geom.Vec3{0.5453560886252482, 0.42636285520278, -0.721665748323075}.Mul(1.0001 * 0.091941)
-	checkNoDeeperThanApart(t, &a, &b, apart, "the polytope after the hulls' gap", true, nil)
-	without := func(sv *Solver) { sv.noHullNear = true }
+	// (Without the same-normal seeds, which find this pair too since.)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the polytope after the hulls' gap", true, func(sv *Solver) { sv.noSameNormal = true })
 	sv := NewSolver(DefaultOptions())
-	without(sv)
+	sv.noSameNormal, sv.noHullNear = true, true
 	if res := sv.Query(&a, &b); !(-res.Distance > apart.Len()) {
 		t.Errorf("without the polytope the answer is %.9f: the pair no longer tests it", res.Distance)
 	}
@@ -1218,6 +1218,7 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 	// at step 16 the warm start tracks the right pair.)
 	n := geom.Vec3{-0.7704628609534978, 0.5713588331276486, -0.2827296654020652}
 	sv := NewSolver(DefaultOptions())
+	sv.noSameNormal = true // (which finds the pair too since)
 	var res Result
 	for k := 0; k <= 17; k++ {
 		b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
@@ -1242,12 +1243,13 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 // TestHullNearCount counts, over the cold queries of
 // nonConvexPointyOverlaps(300, seed) for seeds 7, 1 and 2, how often the
 // polytope ran after hullGapCheck proved nothing (Solver.hullNear) and how
-// many answers it changed against the same queries without it. Opt-in, as
-// a count for docs/contact.md (about 10 s):
+// many answers it changed against the same queries without it, and how
+// many the same-normal seeds changed against the queries without them.
+// Opt-in, as a count for docs/contact.md (about 10 s):
 //
 //	SOVVIZ_HULL_NEAR_COUNT=1 go test -count 1 -run TestHullNearCount -v ./contact
 //
-// It fails only where the polytope made an answer deeper: it takes a pair
+// It fails only where either made an answer deeper: each takes a pair
 // only when shallower than the answer (or the answer proven too deep).
 func TestHullNearCount(t *testing.T) {
 	if os.Getenv("SOVVIZ_HULL_NEAR_COUNT") != "1" {
@@ -1271,5 +1273,80 @@ func TestHullNearCount(t *testing.T) {
 			}
 		}
 		t.Logf("seed %d: the polytope ran for %d of %d queries (%d proven too deep before it); %d answers changed", seed, with.hullNear, len(pairs), with.hullGapped, changed)
+		noSeeds := NewSolver(DefaultOptions())
+		noSeeds.noSameNormal = true
+		changed = 0
+		for i := range pairs {
+			x := with.Query(&pairs[i][0], &pairs[i][1])
+			y := noSeeds.Query(&pairs[i][0], &pairs[i][1])
+			if x.Distance == y.Distance {
+				continue
+			}
+			changed++
+			t.Logf("seed %d pair %d: %.9f %v, without the same-normal seeds %.9f %v", seed, i, x.Distance, x.Status, y.Distance, y.Status)
+			if x.Distance < y.Distance-1e-9 {
+				t.Errorf("seed %d pair %d: deeper with the same-normal seeds", seed, i)
+			}
+		}
+		t.Logf("seed %d: the same-normal seeds changed %d answers", seed, changed)
+	}
+}
+
+// TestSameNormalSeeds: three overlaps of pointy tapered shapes from
+// TestApproachSweep (draw 0; SOVVIZ_SWEEP_SEED 17, pair 118, step 11; 13,
+// pair 127, step 13; 16, pair 47, step 13) where a dent lets the bodies
+// part sooner than their hulls, near a maximum of the hulls' gap or the
+// answer's own normal, but the support points there bridge the dent and
+// Newton from them fails or returns to the hulls' pair. Every scheme
+// answered 0.073350 (bodies apart after 0.069873) and 0.086512 (after
+// 0.083912), and the parametric and ntb schemes 0.038788 (after
+// 0.037889). Newton from the points sharing the normal (sameNormalSeeds)
+// reaches the dent's pair. b moved 1.0001 times that depth along its
+// normal is apart from a by dense samples; without the seeds some scheme
+// answers deeper.
+func TestSameNormalSeeds(t *testing.T) {
+	cases := []struct {
+		name  string
+		a, b  geom.Body
+		apart geom.Vec3
+	}{{
+		"seed 17 pair 118",
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.4892925029906422, 0.5060129059761403, 1.5154716159245598}, Eps: [2]float64{1.8964999076532487, 1.7751694461384633}, Taper: [2]float64{0.3593297480124036, -0.23507480663362723}},
+			Pose: geom.Pose{Orientation: geom.Quat{W: 0.42082258938021166, V: geom.Vec3{-0.5130605560523718, -0.7233097874214754, -0.19105016490666712}}}},
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.5563633947943107, 1.5866373230614366, 0.47681294152537124}, Eps: [2]float64{1.8672653635484724, 1.8614659527527317}, Taper: [2]float64{-0.4625090280605535, 0.24827033476290794}},
+			Pose: geom.Pose{Position: geom.Vec3{0.17702612605045445, -0.8029214873320146, 1.986830619150151}, Orientation: geom.Quat{W: 0.18893524655102975, V: geom.Vec3{0.24995519508868957, 0.5459445172614137, 0.7770266772325636}}}},
+		geom.Vec3{0.5032502043646029, 0.4955496614335059, 0.7079334466319018}.Mul(1.0001 * 0.069873),
+	}, {
+		"seed 13 pair 127",
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.9591142515310946, 1.6460652362856485, 1.6576515734578647}, Eps: [2]float64{1.877163087840532, 1.6210288671475126}, Taper: [2]float64{-0.3461880419402884, -0.04829540717595293}},
+			Pose: geom.Pose{Orientation: geom.Quat{W: 0.089528001953771, V: geom.Vec3{0.05603570734422809, -0.031568011271495944, -0.9939055272172302}}}},
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.5975621285052695, 1.9205989968885424, 1.2356728193055246}, Eps: [2]float64{1.6747350481562893, 1.8246693918388994}, Taper: [2]float64{0.28892143865131614, 0.4638516868375574}},
+			Pose: geom.Pose{Position: geom.Vec3{0.529424329173966, 2.2746881867793465, -0.6285755727431496}, Orientation: geom.Quat{W: -0.5076205770615035, V: geom.Vec3{0.2780155669121352, -0.7894399342039322, -0.2044829689298386}}}},
+		geom.Vec3{0.06276495660364959, 0.9046538261559612, -0.4214997212856987}.Mul(1.0001 * 0.083912),
+	}, {
+		"seed 16 pair 47",
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.4050210865921841, 1.5734136566064103, 0.8866965780127063}, Eps: [2]float64{1.6045302611598435, 1.896217844469878}, Taper: [2]float64{-0.1292260620198017, 0.483640663343904}},
+			Pose: geom.Pose{Orientation: geom.Quat{W: 0.6534119972506333, V: geom.Vec3{0.5059684526362213, -0.5601991925728451, -0.056793938290796125}}}},
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8029158836654042, 1.0625423346836276, 1.4262519454191018}, Eps: [2]float64{1.8519870130387261, 1.7384300789453693}, Taper: [2]float64{-0.16142917197176854, 0.35660339071182456}},
+			Pose: geom.Pose{Position: geom.Vec3{1.750896016337436, -0.1948810984329294, -0.21901293552629053}, Orientation: geom.Quat{W: 0.7700062291450477, V: geom.Vec3{-0.4124346020757499, -0.4855906029769564, 0.03449452694150345}}}},
+		geom.Vec3{0.9615935682160817, 0.06285502381683195, -0.2671835615198843}.Mul(1.0001 * 0.037889),
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			checkNoDeeperThanApart(t, &tc.a, &tc.b, tc.apart, "the same-normal seeds", true, nil)
+			deeper := false
+			for _, m := range allMethods {
+				opt := DefaultOptions()
+				opt.Method = m
+				sv := NewSolver(opt)
+				sv.noSameNormal = true
+				if res := sv.Query(&tc.a, &tc.b); -res.Distance > tc.apart.Len() {
+					deeper = true
+				}
+			}
+			if !deeper {
+				t.Errorf("without the same-normal seeds no scheme answers deeper than %.6f: the pair no longer tests them", tc.apart.Len())
+			}
+		})
 	}
 }

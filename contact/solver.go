@@ -111,6 +111,8 @@ type Solver struct {
 	noHullGap            bool
 	noHullGapRest        bool
 	noHullNear           bool
+	// noSameNormal turns sameNormalSeeds off (tests).
+	noSameNormal bool
 	// noWarmPolytope turns warmPolytope off (tests).
 	noWarmPolytope bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
