@@ -547,12 +547,12 @@ type hullGapBest struct {
 // 2026-12-07 the probe climbed the hulls' exact gap from that direction
 // instead (exactAscent, from 0.02 below): a local climb, which at
 // SOVVIZ_SWEEP_SEED=13 ended at another maximum (TestHullGapPolytope), and
-// twice as slow as the polytope there (numeric supports of tapered
-// shapes; a scratch timing with a sweep running beside it: 2.1 against
-// 0.9 ms). The answers that motivated the
-// climb, 0.004 of the smaller semi-axis below the answer with the hulls'
-// direction 25° from its normal (TestHullGapAscentWarm) and 18° from it
-// (TestHullGapCone: a 20° cone left it too deep), the polytope finds too.
+// twice as slow as the polytope there (numeric supports of tapered shapes;
+// a scratch timing with a sweep running beside it: 2.1 against 0.9 ms).
+// The answers that motivated the climb, 0.004 of the smaller semi-axis
+// below the answer with the hulls' direction 25° from its normal
+// (TestHullGapAscentWarm) and 18° from it (TestHullGapCone: a 20° cone
+// left it too deep), the polytope finds too.
 // Over nonConvexPointyOverlaps(300, seed) for seeds 7, 1 and 2, cold, it
 // ran for 44, 38 and 45 of the 300 queries and changed none of their
 // answers (TestHullNearCount).
@@ -562,8 +562,11 @@ const (
 )
 
 // sameNormalGrid1 and sameNormalGrid2 are the azimuths and latitude
-// intervals of sameNormalSeeds' grid (its rings leave out the poles), and
-// sameNormalCos the alignment from which a local maximum seeds Newton.
+// intervals of sameNormalSeeds' grid (its rings leave out the poles),
+// sameNormalCos the alignment (cos 18°) from which a local maximum seeds
+// Newton, and sameNormalKeep how many of the best it keeps a shape. With
+// 16 and 8 the grid missed one of TestSameNormalSeeds' pairs in two
+// schemes.
 const (
 	sameNormalGrid1 = 24
 	sameNormalGrid2 = 12
@@ -573,16 +576,18 @@ const (
 
 // sameNormalSeeds starts Newton, in every scheme, from the points of each
 // non-convex shape whose outward normal is (to sameNormalCos, a local
-// maximum of the alignment over a grid of the parameters) the ascent end's
-// n for a and −n for b, each with the other body's support point there.
+// maximum of the alignment over a grid of the parameters) the end's n for a
+// and −n for b, each with the other body's point of the end (an exact
+// ascent's support point, or the answer's witness), leaving out the
+// points near the end's own.
 // On a non-convex shape several points share a normal: the support point
 // and those in or beside a dent, and where the bodies' translation lifts a
 // point of one out of the other's dent, the hulls' gap has a maximum near
 // its normal but the support points bridge the dent, and Newton from them
-// fails (TestApproachSweep at SOVVIZ_SWEEP_SEED 13, 16 and 17: answers 1–5%
-// too deep, the hulls' translation or another basin, where the warm starts
-// tracked the dent's pair; TestSameNormalSeeds). It returns the shallowest
-// converged overlapping pair it found (invalid if none).
+// fails (TestApproachSweep at SOVVIZ_SWEEP_SEED 11, 13, 16 and 17: 1–5%
+// too deep, the hulls' translation or another basin, where a warm start or
+// another scheme found the dent's pair; TestSameNormalSeeds). It returns
+// the shallowest converged overlapping pair it found (invalid if none).
 func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result) candidate {
 	var best candidate
 	for side := 0; side < 2; side++ {

@@ -1292,18 +1292,19 @@ func TestHullNearCount(t *testing.T) {
 	}
 }
 
-// TestSameNormalSeeds: three overlaps of pointy tapered shapes from
+// TestSameNormalSeeds: four overlaps of pointy tapered shapes from
 // TestApproachSweep (draw 0; SOVVIZ_SWEEP_SEED 17, pair 118, step 11; 13,
-// pair 127, step 13; 16, pair 47, step 13) where a dent lets the bodies
-// part sooner than their hulls, near a maximum of the hulls' gap or the
-// answer's own normal, but the support points there bridge the dent and
-// Newton from them fails or returns to the hulls' pair. Every scheme
-// answered 0.073350 (bodies apart after 0.069873) and 0.086512 (after
-// 0.083912), and the parametric and ntb schemes 0.038788 (after
-// 0.037889). Newton from the points sharing the normal (sameNormalSeeds)
-// reaches the dent's pair. b moved 1.0001 times that depth along its
-// normal is apart from a by dense samples; without the seeds some scheme
-// answers deeper.
+// pair 127, step 13; 16, pair 47, step 13; 11, pair 94, step 39) where a
+// dent lets the bodies part sooner than their hulls, near a maximum of the
+// hulls' gap or the answer's own normal, but the support points there
+// bridge the dent and Newton from them fails or returns to the hulls'
+// pair. Every scheme answered 0.073350 (bodies apart after 0.069873) and
+// 0.086512 (after 0.083912), the parametric and ntb schemes 0.038788
+// (after 0.037889), and the implicit and ntb schemes 0.176169 where the
+// parametric one ended unconverged 0.174152 deep. Newton from the points
+// sharing the normal (sameNormalSeeds) reaches the dent's pair, converged.
+// b moved 1.0001 times that depth along its normal is apart from a by
+// dense samples; without the seeds some scheme answers deeper.
 func TestSameNormalSeeds(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -1330,6 +1331,13 @@ func TestSameNormalSeeds(t *testing.T) {
 		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.8029158836654042, 1.0625423346836276, 1.4262519454191018}, Eps: [2]float64{1.8519870130387261, 1.7384300789453693}, Taper: [2]float64{-0.16142917197176854, 0.35660339071182456}},
 			Pose: geom.Pose{Position: geom.Vec3{1.750896016337436, -0.1948810984329294, -0.21901293552629053}, Orientation: geom.Quat{W: 0.7700062291450477, V: geom.Vec3{-0.4124346020757499, -0.4855906029769564, 0.03449452694150345}}}},
 		geom.Vec3{0.9615935682160817, 0.06285502381683195, -0.2671835615198843}.Mul(1.0001 * 0.037889),
+	}, {
+		"seed 11 pair 94",
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7252561187154533, 1.722285537717655, 1.3155644351251987}, Eps: [2]float64{1.775184148952444, 1.7090489186982276}, Taper: [2]float64{-0.4474143264670427, 0.2750683397104521}},
+			Pose: geom.Pose{Orientation: geom.Quat{W: 0.36292345895059425, V: geom.Vec3{-0.8204350223630973, 0.43918114669870245, -0.047883790658352916}}}},
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4229798785500967, 1.46585944125763, 1.082743120328239}, Eps: [2]float64{1.7948496933788716, 1.8492991790294568}, Taper: [2]float64{0.3259745539466672, 0.4745028443207093}},
+			Pose: geom.Pose{Position: geom.Vec3{-1.6639525577242629, -0.4052259685723095, -1.5879879388293618}, Orientation: geom.Quat{W: 0.5253768928216723, V: geom.Vec3{-0.0021315965989353062, -0.8500856626353394, 0.03645467002759126}}}},
+		geom.Vec3{-0.6368533940188156, 0.6706426365609356, -0.3803369671137847}.Mul(1.0001 * 0.174152),
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
