@@ -1199,14 +1199,16 @@ func TestHullGapPolytope(t *testing.T) {
 
 // TestHullGapPolytopeWarm: step 17 of draw 0's pair 103 in
 // TestApproachSweep with SOVVIZ_SWEEP_SEED=15, two pointy tapered shapes,
-// warm-started through steps 1 to 17. The warm start tracked a pair 0.047180
-// deep, where every cold query answers 0.046740, 38° away, a little
-// shallower than the hulls' bound there (0.046829). The best direction
-// hullGapCheck measured away from the tracked pair's normal came within
-// 0.007 of the smaller semi-axis below it, so the climb of the hulls' gap
-// that ran there until 2026-12-07 started from it, and ended below the
-// answer; the polytope, which runs there instead since, finds the pair. b moved 1.0001 times
-// 0.046740 along that pair's normal is apart from a by dense samples.
+// warm-started through steps 1 to 17. The warm start tracked a pair
+// 0.047180 deep, where every cold query answers 0.046740, 40° away, a
+// little shallower than the hulls' bound there (0.046829). The best
+// direction hullGapCheck measured away from the tracked pair's normal came
+// within 0.007 of the smaller semi-axis below it, so the climb of the
+// hulls' gap that ran there until 2026-12-07 started from it, and ended
+// below the answer; the polytope, which runs there instead since, finds
+// the pair. b moved 1.0001 times 0.046740 along that pair's normal is
+// apart from a by dense samples. (The same-normal seeds, off here, find
+// it too.)
 func TestHullGapPolytopeWarm(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1559996620431174, 1.0204124231364058, 1.2204257176458142}, Eps: [2]float64{1.8962900495581152, 1.8539446536947584}, Taper: [2]float64{0.3224160449031971, 0.44591997951536444}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.3084777589871727, V: geom.Vec3{0.32570280780074845, -0.3509653791823277, -0.8219382311441447}}}}
@@ -1218,7 +1220,7 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 	// at step 16 the warm start tracks the right pair.)
 	n := geom.Vec3{-0.7704628609534978, 0.5713588331276486, -0.2827296654020652}
 	sv := NewSolver(DefaultOptions())
-	sv.noSameNormal = true // (which finds the pair too since)
+	sv.noSameNormal = true
 	var res Result
 	for k := 0; k <= 17; k++ {
 		b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
