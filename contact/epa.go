@@ -316,8 +316,10 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 			// Newton's pair from there was not kept (pointy tips and
 			// flat faces stall it; a non-convex shape's witness can fail
 			// the support check): the polytope's own pair is still a
-			// proven translation, shallower than the answer.
+			// proven translation, shallower than the answer. (A
+			// rescue's answer: Fallback says so.)
 			*best = e.pair(pr, &bd, tol)
+			res.Fallback = true
 		}
 	}
 	best.mtdCertified = mtdProven(pr, best, bd.lower)
@@ -448,6 +450,7 @@ func (sv *Solver) epaRescue(m Method, pr *pair, best *candidate, res *Result) {
 		// (A separated pair is wrong here: the bodies overlap; so is, for
 		// convex shapes, a depth below the proven lower bound.)
 		*best = e.pair(pr, &bd, tol)
+		res.Fallback = true
 	}
 	best.mtdCertified = pr.convex && best.converged && !best.separated && -best.sd <= bd.lower+tol
 }

@@ -126,10 +126,10 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 				sv.noteRival(&ac)
 				cand = ac
 			} else if !pr.convex && !sv.noSameNormal {
-				// The hulls' maximum where the bodies' pair lies in a
-				// dent, which the support points bridge: Newton from
-				// the points whose normal is the ascent's, dents' own
-				// included (sameNormalSeeds).
+				// No better pair at the ascent's end: the bodies' pair
+				// can lie in a dent there, which the support points
+				// bridge. Newton from the points whose normal is the
+				// ascent's, dents' own included (sameNormalSeeds).
 				if sc := sv.sameNormalSeeds(m, pr, &e, res); sc.valid && sc.converged && better(&sc, &cand) {
 					sv.noteRival(&sc)
 					cand = sc
@@ -545,10 +545,11 @@ type hullGapBest struct {
 // a few degrees apart, so a direction that close may neighbour a maximum
 // above the answer, which the polytope finds wherever it is. Until
 // 2026-12-07 the probe climbed the hulls' exact gap from that direction
-// instead (exactAscent, from 0.02 below): a local climb, which at
-// SOVVIZ_SWEEP_SEED=13 ended at another maximum (TestHullGapPolytope), and
-// twice as slow as the polytope there (numeric supports of tapered shapes;
-// a scratch timing with a sweep running beside it: 2.1 against 0.9 ms).
+// instead (exactAscent, from 0.02 below): a local climb. At
+// SOVVIZ_SWEEP_SEED=13 (TestHullGapPolytope) the best direction was 0.04
+// below, so it never climbed, and a scratch climb from there ended at
+// another maximum, twice as slow as the polytope (numeric supports of
+// tapered shapes; with a sweep running beside it: 2.1 against 0.9 ms).
 // The answers that motivated the climb, 0.004 of the smaller semi-axis
 // below the answer with the hulls' direction 25° from its normal
 // (TestHullGapAscentWarm) and 18° from it (TestHullGapCone: a 20° cone
@@ -565,8 +566,8 @@ const (
 // intervals of sameNormalSeeds' grid (its rings leave out the poles),
 // sameNormalCos the alignment (cos 18°) from which a local maximum seeds
 // Newton, and sameNormalKeep how many of the best it keeps a shape. With
-// 16 and 8 the grid missed one of TestSameNormalSeeds' pairs in two
-// schemes.
+// 16 and 8 the grid misses two of TestSameNormalSeeds' pairs (seed 16's in
+// two schemes, seed 11's in all three).
 const (
 	sameNormalGrid1 = 24
 	sameNormalGrid2 = 12
@@ -578,8 +579,9 @@ const (
 // non-convex shape whose outward normal is (to sameNormalCos, a local
 // maximum of the alignment over a grid of the parameters) the end's n for a
 // and −n for b, each with the other body's point of the end (an exact
-// ascent's support point, or the answer's witness), leaving out the
-// points near the end's own.
+// ascent's support point, or the answer's witness): the best
+// sameNormalKeep maxima, less those within a tenth of the shape's smallest
+// semi-axis of the end's own point.
 // On a non-convex shape several points share a normal: the support point
 // and those in or beside a dent, and where the bodies' translation lifts a
 // point of one out of the other's dent, the hulls' gap has a maximum near
@@ -626,11 +628,17 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 				if v < sameNormalCos {
 					continue
 				}
+				// (A tie goes to the neighbour first in the scan, so
+				// that a plateau, such as a ring of a shape symmetric
+				// about the direction, gives one seed, not three alike.)
 				top := true
 				for di := -1; di <= 1 && top; di++ {
 					for dj := -1; dj <= 1; dj++ {
-						jj := j + dj
-						if (di != 0 || dj != 0) && jj >= 1 && jj < sameNormalGrid2 && al[(i+di+sameNormalGrid1)%sameNormalGrid1][jj] > v {
+						ii, jj := (i+di+sameNormalGrid1)%sameNormalGrid1, j+dj
+						if (di == 0 && dj == 0) || jj < 1 || jj >= sameNormalGrid2 {
+							continue
+						}
+						if w := al[ii][jj]; w > v || w == v && (ii < i || ii == i && jj < j) {
 							top = false
 							break
 						}

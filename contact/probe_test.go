@@ -1219,18 +1219,25 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 	// (Warm-started from step 0 on, as the sweep does: from a cold answer
 	// at step 16 the warm start tracks the right pair.)
 	n := geom.Vec3{-0.7704628609534978, 0.5713588331276486, -0.2827296654020652}
-	sv := NewSolver(DefaultOptions())
-	sv.noSameNormal = true
-	var res Result
-	for k := 0; k <= 17; k++ {
-		b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
-		if k == 0 {
-			res = sv.Query(&a, &b)
-		} else {
-			res = sv.QueryWarm(&a, &b, &res)
+	run := func(near bool) Result {
+		sv := NewSolver(DefaultOptions())
+		sv.noSameNormal, sv.noHullNear = true, !near
+		var res Result
+		for k := 0; k <= 17; k++ {
+			b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
+			if k == 0 {
+				res = sv.Query(&a, &b)
+			} else {
+				res = sv.QueryWarm(&a, &b, &res)
+			}
 		}
+		return res
 	}
 	const apart = 1.0001 * 0.046740
+	if res := run(false); !(-res.Distance > apart) {
+		t.Errorf("without the polytope warm step 17 answers %.9f: the pair no longer tests it", res.Distance)
+	}
+	res := run(true)
 	c := b
 	c.Pose.Position = b.Pose.Position.Add(n.Mul(apart))
 	if deep := refinedDeepest(&a, &c, 200, 100); !(deep > 0) {
