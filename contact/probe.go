@@ -609,7 +609,7 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 		var al [sameNormalGrid1][sameNormalGrid2 + 1]float64
 		for i := range al {
 			for j := 1; j < sameNormalGrid2; j++ {
-				x := s.Point(-math.Pi+2*math.Pi*float64(i)/sameNormalGrid1, -math.Pi/2+math.Pi*float64(j)/sameNormalGrid2)
+				x := s.Point(sameNormalAngles(i, j))
 				al[i][j] = -2
 				if nn, ok := s.Normal(x); ok {
 					al[i][j] = nn.Dot(wl)
@@ -667,7 +667,7 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 			own = e.lq
 		}
 		for _, kp := range keep[:nk] {
-			x := s.Point(-math.Pi+2*math.Pi*float64(kp.i)/sameNormalGrid1, -math.Pi/2+math.Pi*float64(kp.j)/sameNormalGrid2)
+			x := s.Point(sameNormalAngles(kp.i, kp.j))
 			if x.Sub(own).Len() < 0.1*minAxis(s) {
 				continue // (the end's own point: Newton from it returns there)
 			}
@@ -684,4 +684,10 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 		}
 	}
 	return best
+}
+
+// sameNormalAngles are the parameters (azimuth, latitude) of the grid's
+// point (i, j).
+func sameNormalAngles(i, j int) (p1, p2 float64) {
+	return -math.Pi + 2*math.Pi*float64(i)/sameNormalGrid1, -math.Pi/2 + math.Pi*float64(j)/sameNormalGrid2
 }

@@ -1266,38 +1266,33 @@ func TestHullNearCount(t *testing.T) {
 	}
 	for _, seed := range []uint64{7, 1, 2} {
 		pairs := nonConvexPointyOverlaps(300, seed)
-		with, without := NewSolver(DefaultOptions()), NewSolver(DefaultOptions())
-		without.noHullNear = true
-		changed := 0
+		with := NewSolver(DefaultOptions())
+		answers := make([]Result, len(pairs))
 		for i := range pairs {
-			x := with.Query(&pairs[i][0], &pairs[i][1])
-			y := without.Query(&pairs[i][0], &pairs[i][1])
-			if x.Distance == y.Distance {
-				continue
-			}
-			changed++
-			t.Logf("seed %d pair %d: %.9f %v, without the polytope %.9f %v", seed, i, x.Distance, x.Status, y.Distance, y.Status)
-			if x.Distance < y.Distance-1e-9 {
-				t.Errorf("seed %d pair %d: deeper with the polytope", seed, i)
-			}
+			answers[i] = with.Query(&pairs[i][0], &pairs[i][1])
 		}
-		t.Logf("seed %d: the polytope ran for %d of %d queries (%d proven too deep before it); %d answers changed", seed, with.hullNear, len(pairs), with.hullGapped, changed)
-		noSeeds := NewSolver(DefaultOptions())
-		noSeeds.noSameNormal = true
-		changed = 0
-		for i := range pairs {
-			x := with.Query(&pairs[i][0], &pairs[i][1])
-			y := noSeeds.Query(&pairs[i][0], &pairs[i][1])
-			if x.Distance == y.Distance {
-				continue
+		// changed counts the answers that differ with off applied.
+		changed := func(what string, off func(*Solver)) int {
+			without := NewSolver(DefaultOptions())
+			off(without)
+			n := 0
+			for i := range pairs {
+				x, y := answers[i], without.Query(&pairs[i][0], &pairs[i][1])
+				if x.Distance == y.Distance {
+					continue
+				}
+				n++
+				t.Logf("seed %d pair %d: %.9f %v, without %s %.9f %v", seed, i, x.Distance, x.Status, what, y.Distance, y.Status)
+				if x.Distance < y.Distance-1e-9 {
+					t.Errorf("seed %d pair %d: deeper with %s", seed, i, what)
+				}
 			}
-			changed++
-			t.Logf("seed %d pair %d: %.9f %v, without the same-normal seeds %.9f %v", seed, i, x.Distance, x.Status, y.Distance, y.Status)
-			if x.Distance < y.Distance-1e-9 {
-				t.Errorf("seed %d pair %d: deeper with the same-normal seeds", seed, i)
-			}
+			return n
 		}
-		t.Logf("seed %d: the same-normal seeds changed %d answers", seed, changed)
+		near := changed("the polytope", func(sv *Solver) { sv.noHullNear = true })
+		t.Logf("seed %d: the polytope ran for %d of %d queries (%d proven too deep before it); %d answers changed", seed, with.hullNear, len(pairs), with.hullGapped, near)
+		seeds := changed("the same-normal seeds", func(sv *Solver) { sv.noSameNormal = true })
+		t.Logf("seed %d: the same-normal seeds changed %d answers", seed, seeds)
 	}
 }
 
