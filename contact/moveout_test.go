@@ -200,10 +200,11 @@ func TestHullGapCheck(t *testing.T) {
 		opt := DefaultOptions()
 		opt.Method = m
 		sv := NewSolver(opt)
-		// (Three climbs, as before 2026-12-06, no deepSeeds and no
-		// same-normal seeds: with eight climbs, or from the points
-		// sharing the answer's normal, the probe finds this pair itself.)
-		sv.fewClimbs, sv.noDeepSeeds, sv.noSameNormal = true, true, true
+		// (Three climbs, as before 2026-12-06, no deepSeeds, no
+		// same-normal seeds and no chart's polish of the climbs' starts:
+		// with eight climbs, from the points sharing the answer's normal,
+		// or polishing a start's crawl, the probe finds this pair itself.)
+		sv.fewClimbs, sv.noDeepSeeds, sv.noSameNormal, sv.noProbeCusp = true, true, true, true
 		res := sv.Query(&a, &b)
 		tag := fmt.Sprintf("%v", m)
 		if res.Status != Converged || math.Abs(-res.Distance-depth) > 1e-5 {

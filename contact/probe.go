@@ -110,6 +110,19 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 				}
 			}
 		}
+		if !cand.converged && cand.placed() && !sv.noProbeCusp {
+			// Every scheme crawled, as they do on a pointy tip, where the
+			// chart's equations are smooth (cuspPolish): a warm start's
+			// crawl is polished so too. (Only a better pair than the
+			// answer is taken: a stall still leads to the exact ascent
+			// below. TestApproachSweep at SOVVIZ_SWEEP_SEED=21: every
+			// scheme's cold answer 7% too deep, the pair against a tip
+			// 30° away, that a warm start had tracked; TestProbeCuspPolish.)
+			if cp, ok := sv.cuspPolish(pr, cand.lp, cand.lq, res); ok && cp.valid && cp.converged && !cp.separated && cp.sd > best.sd+pairTol(pr) {
+				cand = cp
+				sv.probeCusps++
+			}
+		}
 		sv.noteRival(&cand)
 		// Where every scheme stalls (seeds at a pointy tip, or part way up
 		// a climb that stopped short) or converges back to the answer's
@@ -606,14 +619,11 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 			want = want.Mul(-1)
 		}
 		wl := ts.InvDir(want)
-		var al [sameNormalGrid1][sameNormalGrid2 + 1]float64
+		g := sv.normalGrid(s)
+		var al [sameNormalGrid1][sameNormalGrid2]float64
 		for i := range al {
 			for j := 1; j < sameNormalGrid2; j++ {
-				x := s.Point(sameNormalAngles(i, j))
-				al[i][j] = -2
-				if nn, ok := s.Normal(x); ok {
-					al[i][j] = nn.Dot(wl)
-				}
+				al[i][j] = g.n[i][j].Dot(wl)
 			}
 		}
 		// The best local maxima above sameNormalCos (azimuths wrap).
@@ -684,6 +694,42 @@ func (sv *Solver) sameNormalSeeds(m Method, pr *pair, e *ascentEnd, res *Result)
 		}
 	}
 	return best
+}
+
+// normalGrid is one shape's unit outward normals at sameNormalSeeds' grid
+// points (n[i][j] at sameNormalAngles(i, j), j from 1; zero where the
+// normal is undefined, which no alignment of sameNormalCos can then
+// select or be blocked by).
+type normalGrid struct {
+	shape geom.Superovoid
+	made  bool
+	n     [sameNormalGrid1][sameNormalGrid2]vec
+}
+
+// normalGrid returns s's grid of normals, computed unless it is one of the
+// two the solver keeps.
+func (sv *Solver) normalGrid(s *geom.Superovoid) *normalGrid {
+	if sv.normals == nil {
+		sv.normals = new([2]normalGrid)
+	}
+	for k := range sv.normals {
+		if g := &sv.normals[k]; g.made && g.shape == *s {
+			return g
+		}
+	}
+	g := &sv.normals[sv.normalNext]
+	sv.normalNext ^= 1
+	g.shape, g.made = *s, true
+	for i := range g.n {
+		for j := 1; j < sameNormalGrid2; j++ {
+			nn, ok := s.Normal(s.Point(sameNormalAngles(i, j)))
+			if !ok {
+				nn = vec{}
+			}
+			g.n[i][j] = nn
+		}
+	}
+	return g
 }
 
 // sameNormalAngles are the parameters (azimuth, latitude) of the grid's

@@ -1188,10 +1188,11 @@ func TestHullGapPolytope(t *testing.T) {
 	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8382835949919027, 0.45670164773080546, 0.6678234881124363}, Eps: [2]float64{1.6665345357368193, 1.8398152800000847}, Taper: [2]float64{-0.39234451023426475, 0.12822947466898127}},
 		Pose: geom.Pose{Position: geom.Vec3{1.2281140002277713, -0.22367413037249664, -0.5923775456227175}, Orientation: geom.Quat{W: 0.4387159065663661, V: geom.Vec3{-0.5770435292459228, -0.6668835517058974, 0.1726715006745148}}}}
 	apart := geom.Vec3{0.5453560886252482, 0.42636285520278, -0.721665748323075}.Mul(1.0001 * 0.091941)
-	// (Without the same-normal seeds, which find this pair too since.)
-	checkNoDeeperThanApart(t, &a, &b, apart, "the polytope after the hulls' gap", true, func(sv *Solver) { sv.noSameNormal = true })
+	// (Without the same-normal seeds and the chart's polish of the probe's
+	// starts, which find this pair too since.)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the polytope after the hulls' gap", true, func(sv *Solver) { sv.noSameNormal, sv.noProbeCusp = true, true })
 	sv := NewSolver(DefaultOptions())
-	sv.noSameNormal, sv.noHullNear = true, true
+	sv.noSameNormal, sv.noHullNear, sv.noProbeCusp = true, true, true
 	if res := sv.Query(&a, &b); !(-res.Distance > apart.Len()) {
 		t.Errorf("without the polytope the answer is %.9f: the pair no longer tests it", res.Distance)
 	}
@@ -1207,8 +1208,8 @@ func TestHullGapPolytope(t *testing.T) {
 // hulls' gap that ran there until 2026-12-07 started from it, and ended
 // below the answer; the polytope, which runs there instead since, finds
 // the pair. b moved 1.0001 times 0.046740 along that pair's normal is
-// apart from a by dense samples. (The same-normal seeds, off here, find
-// it too.)
+// apart from a by dense samples. (The same-normal seeds and the chart's
+// polish of the probe's starts, off here, find it too.)
 func TestHullGapPolytopeWarm(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1559996620431174, 1.0204124231364058, 1.2204257176458142}, Eps: [2]float64{1.8962900495581152, 1.8539446536947584}, Taper: [2]float64{0.3224160449031971, 0.44591997951536444}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: -0.3084777589871727, V: geom.Vec3{0.32570280780074845, -0.3509653791823277, -0.8219382311441447}}}}
@@ -1221,7 +1222,7 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 	n := geom.Vec3{-0.7704628609534978, 0.5713588331276486, -0.2827296654020652}
 	run := func(near bool) Result {
 		sv := NewSolver(DefaultOptions())
-		sv.noSameNormal, sv.noHullNear = true, !near
+		sv.noSameNormal, sv.noHullNear, sv.noProbeCusp = true, !near, true
 		var res Result
 		for k := 0; k <= 17; k++ {
 			b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
@@ -1253,7 +1254,9 @@ func TestHullGapPolytopeWarm(t *testing.T) {
 // nonConvexPointyOverlaps(300, seed) for seeds 7, 1 and 2, how often the
 // polytope ran after hullGapCheck proved nothing (Solver.hullNear) and how
 // many answers it changed against the same queries without it, and how
-// many the same-normal seeds changed against the queries without them.
+// many the same-normal seeds and the chart's polish of the probe's starts
+// (Solver.probeCusps) changed against the queries without each; an
+// answer deeper with a stage fails it.
 // Opt-in, as a count for docs/contact.md (about 10 s):
 //
 //	SOVVIZ_HULL_NEAR_COUNT=1 go test -count 1 -run TestHullNearCount -v ./contact
@@ -1293,6 +1296,8 @@ func TestHullNearCount(t *testing.T) {
 		t.Logf("seed %d: the polytope ran for %d of %d queries (%d proven too deep before it); %d answers changed", seed, with.hullNear, len(pairs), with.hullGapped, near)
 		seeds := changed("the same-normal seeds", func(sv *Solver) { sv.noSameNormal = true })
 		t.Logf("seed %d: the same-normal seeds changed %d answers", seed, seeds)
+		cusp := changed("the chart's polish of the probe's starts", func(sv *Solver) { sv.noProbeCusp = true })
+		t.Logf("seed %d: the chart's polish of the probe's starts took %d pairs and changed %d answers", seed, with.probeCusps, cusp)
 	}
 }
 
@@ -1308,7 +1313,9 @@ func TestHullNearCount(t *testing.T) {
 // parametric one ended unconverged 0.174152 deep. Newton from the points
 // sharing the normal (sameNormalSeeds) reaches the dent's pair, converged.
 // b moved 1.0001 times that depth along its normal is apart from a by
-// dense samples; without the seeds some scheme answers deeper.
+// dense samples; without the seeds some scheme answers deeper. (Checked
+// without the chart's polish of the probe's starts, which finds seed 13's
+// and seed 11's pairs too since TestProbeCuspPolish.)
 func TestSameNormalSeeds(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -1345,13 +1352,15 @@ func TestSameNormalSeeds(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			checkNoDeeperThanApart(t, &tc.a, &tc.b, tc.apart, "the same-normal seeds", true, nil)
+			// (Without the chart's polish of the probe's starts, which
+			// finds seed 13's and seed 11's pairs too since.)
+			checkNoDeeperThanApart(t, &tc.a, &tc.b, tc.apart, "the same-normal seeds", true, func(sv *Solver) { sv.noProbeCusp = true })
 			deeper := false
 			for _, m := range allMethods {
 				opt := DefaultOptions()
 				opt.Method = m
 				sv := NewSolver(opt)
-				sv.noSameNormal = true
+				sv.noSameNormal, sv.noProbeCusp = true, true
 				if res := sv.Query(&tc.a, &tc.b); -res.Distance > tc.apart.Len() {
 					deeper = true
 				}
@@ -1360,5 +1369,27 @@ func TestSameNormalSeeds(t *testing.T) {
 				t.Errorf("without the same-normal seeds no scheme answers deeper than %.6f: the pair no longer tests them", tc.apart.Len())
 			}
 		})
+	}
+}
+
+// TestProbeCuspPolish: step 47 of draw 0's pair 111 in TestApproachSweep
+// with SOVVIZ_SWEEP_SEED=21, b's pointy pole (e1 1.77) pressed into a
+// tapered non-convex shape. Every scheme's cold answer was 0.030168 deep,
+// where a warm start had tracked the tip's pair 0.028232 deep, 30° away.
+// The probe's climb toward that pair ended with supports at the pole,
+// from which every scheme crawls; the chart's polish (cuspPolish) of the
+// crawl converges to it. b moved 1.0001 times 0.028232 along that pair's
+// normal is apart from a by dense samples.
+func TestProbeCuspPolish(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7446074266903944, 1.4155799157524163, 1.3423125801293971}, Eps: [2]float64{1.8498815954074246, 1.6514649457838233}, Taper: [2]float64{-0.38012917208632724, 0.15299908856726485}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.4657982598351259, V: geom.Vec3{0.18016874862547338, -0.8135958617319723, 0.29771291024392765}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.43935544506339563, 0.4352256880215559, 1.8801363205391137}, Eps: [2]float64{1.7689876559819686, 1.8695792312575699}, Taper: [2]float64{0.22126232489836417, -0.06489672055446272}},
+		Pose: geom.Pose{Position: geom.Vec3{1.8293580116092991, 1.7090684650808503, -0.06716074938180072}, Orientation: geom.Quat{W: -0.3253213739156664, V: geom.Vec3{-0.5481109078969144, -0.43687886764616807, 0.6347261545912892}}}}
+	apart := geom.Vec3{0.9239737600027931, 0.35898653561701627, -0.13191344917025588}.Mul(1.0001 * 0.028232487)
+	checkNoDeeperThanApart(t, &a, &b, apart, "the chart's polish in the probe", true, nil)
+	sv := NewSolver(DefaultOptions())
+	sv.noProbeCusp = true
+	if res := sv.Query(&a, &b); !(-res.Distance > apart.Len()) {
+		t.Errorf("without the polish the answer is %.9f: the pair no longer tests it", res.Distance)
 	}
 }

@@ -80,6 +80,12 @@ type Solver struct {
 	// poly is the expanding polytope's scratch space (epaCheck), made on
 	// first use: 80 kB that most solvers never need.
 	poly *epa
+	// normals are sameNormalSeeds' grids of outward normals of the last
+	// two non-convex shapes it scanned (made on first use, 14 kB): a
+	// query scans a shape's grid once, not at every seed search, and a
+	// warm start of the same pair not at all.
+	normals    *[2]normalGrid
+	normalNext int
 	// eagerRank makes multiStart compute every ranking gap up front, as
 	// before its lazy ranking (tests compare the two).
 	eagerRank bool
@@ -113,6 +119,10 @@ type Solver struct {
 	noHullNear           bool
 	// noSameNormal turns sameNormalSeeds off (tests).
 	noSameNormal bool
+	// noProbeCusp turns off the chart's polish of a probe climb's
+	// crawling start, and probeCusps counts the pairs it took (tests).
+	noProbeCusp bool
+	probeCusps  int
 	// noWarmPolytope turns warmPolytope off (tests).
 	noWarmPolytope bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
@@ -169,7 +179,7 @@ func (sv *Solver) Options() Options { return sv.opt }
 // SetOptions changes the options for later queries. The per-shape caches
 // are kept (octrees are keyed by their depth too).
 func (sv *Solver) SetOptions(opt Options) {
-	*sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes, octs: sv.octs, octsOld: sv.octsOld, poly: sv.poly}
+	*sv = Solver{opt: NewSolver(opt).opt, shapes: sv.shapes, octs: sv.octs, octsOld: sv.octsOld, poly: sv.poly, normals: sv.normals}
 }
 
 // Query computes the contact between a and b from a fresh initial guess.
