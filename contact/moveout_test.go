@@ -154,10 +154,13 @@ func TestMoveOutWarm(t *testing.T) {
 // deep in a large one). Its warm answers dropped the flag at every step
 // before warm starts ran the full check on such a pair, and at steps 5 to
 // 7 while they checked with Newton runs only (review of 2026-12-06).
+// (Without the chart's polish of the check's runs, which finds the pair
+// that clears both places since TestMoveOutCuspPolish.)
 func TestStillOverlappingWarm(t *testing.T) {
 	a := refuteBody([3]float64{0.22724252876542006, 0.22622358953538046, 0.5813866759021217}, [2]float64{0.10162178466609115, 1.8603988671520135}, [2]float64{0.18520676729827423, -0.43519685068208946}, [3]float64{0, 0, 0}, [4]float64{0.14681453382006257, 0.3523726569747413, 0.5058541909809847, -0.7735570701265244})
 	b := refuteBody([3]float64{2.305003858758441, 1.4914847669449767, 2.2312396247675297}, [2]float64{1.8763535175459936, 1.4461826578521944}, [2]float64{-0.4531517459757851, -0.3600300708966907}, [3]float64{0.1674452868634106, -1.271389799526026, 0.07731444751846961}, [4]float64{-0.18305808846113417, 0.2568359962995331, -0.7715380068604671, -0.5524980644523194})
 	sv := NewSolver(DefaultOptions())
+	sv.noMoveOutCusp = true
 	res := sv.Query(&a, &b)
 	if !(res.StillOverlapping > 0) || !(res.Distance < 0) {
 		t.Fatalf("cold: %v %.9f, StillOverlapping %g; want an overlap that says it is too shallow", res.Status, res.Distance, res.StillOverlapping)
@@ -283,17 +286,24 @@ func TestMoveOutNearTouching(t *testing.T) {
 // right (b moved along its normal by 0.99 of its depth overlaps a, by 1.01
 // is apart), and StillOverlapping marks an answer only where the samples
 // show it too shallow. It logs how often each check ran and changed
-// something (docs/contact.md, steps 6 and 7, cite the counts).
+// something, and how many answers the chart's polish of the move-out
+// check's runs changed (docs/contact.md, steps 6 and 7, cite the counts).
 func TestMoveOutCounts(t *testing.T) {
 	pairs := nonConvexPointyOverlaps(400, 5)
 	on := NewSolver(DefaultOptions())
 	off := NewSolver(DefaultOptions())
 	off.noMoveOut, off.noHullGap, off.noTips = true, true, true
-	changed, flagged, ov := 0, 0, 0
+	noCusp := NewSolver(DefaultOptions())
+	noCusp.noMoveOutCusp = true
+	changed, flagged, ov, cusped := 0, 0, 0, 0
 	for i := range pairs {
 		a, b := &pairs[i][0], &pairs[i][1]
 		r := on.Query(a, b)
 		r0 := off.Query(a, b)
+		if r1 := noCusp.Query(a, b); math.Abs(r.Distance-r1.Distance) > 1e-9 || (r.StillOverlapping > 0) != (r1.StillOverlapping > 0) {
+			cusped++
+			t.Logf("pair %d: %.9f (still overlapping %g), without the move-out check's polish %.9f (%g)", i, r.Distance, r.StillOverlapping, r1.Distance, r1.StillOverlapping)
+		}
 		if r.Distance < 0 {
 			ov++
 		}
@@ -314,8 +324,8 @@ func TestMoveOutCounts(t *testing.T) {
 	if on.moveChecks+on.tipReplaced < ov {
 		t.Errorf("%d move-out queries and %d tip replacements for %d overlaps of pointy non-convex pairs (never certified): some were not checked", on.moveChecks, on.tipReplaced, ov)
 	}
-	t.Logf("%d pairs, %d overlapping: %d move-out queries, %d refuted, %d replaced, %d proven too deep by the hulls' gap, %d replaced by a tip's translation; %d answers changed by the three checks, %d marked still overlapping",
-		len(pairs), ov, on.moveChecks, on.moveRefuted, on.moveReplaced, on.hullGapped, on.tipReplaced, changed, flagged)
+	t.Logf("%d pairs, %d overlapping: %d move-out queries, %d refuted, %d replaced, %d proven too deep by the hulls' gap, %d replaced by a tip's translation; %d answers changed by the three checks, %d marked still overlapping; %d polished by the chart in the move-out check, %d answers changed by that",
+		len(pairs), ov, on.moveChecks, on.moveRefuted, on.moveReplaced, on.hullGapped, on.tipReplaced, changed, flagged, on.moveCusps, cusped)
 }
 
 // BenchmarkQueryTwoPlaceWarm: warm starts through an animation of
@@ -396,5 +406,65 @@ func TestDeepTwoPlaceOverlaps(t *testing.T) {
 				t.Errorf("%s: marked too shallow (%g), but moved out by 1.01 of its depth it is apart by samples (%g)", tag, res.StillOverlapping, deep)
 			}
 		}
+	}
+}
+
+// TestMoveOutCuspPolish: two answers marked StillOverlapping until the
+// move-out check polished its crawling runs in the chart (cuspPolish).
+// Step 14 of draw 0's pair 46 in TestApproachSweep with
+// SOVVIZ_SWEEP_SEED=24, two pointy tapered shapes overlapping in two
+// places: every scheme's cold answer was 0.130006 deep, 0.0185 left after
+// moving b out, where a warm start had tracked 0.181199 along a normal 2°
+// away; Newton from the moved query's pair crawled in every scheme (0.1468
+// deep, unconverged), the chart converges there, and the next check leads
+// to 0.181199. And pair 382 of TestExtremeRangeOverlapAlongNormal (a small
+// pointy tapered shape in a large one, beyond the depths), answered
+// 0.541914 with 0.0185 left, now 0.549999591 along a normal 7° away. b
+// moved 1.0001 times the new depth along its normal is apart from a by
+// dense samples; without the polish the answers are marked again.
+func TestMoveOutCuspPolish(t *testing.T) {
+	cases := []struct {
+		name  string
+		a, b  geom.Body
+		apart geom.Vec3
+	}{{
+		"seed 24 pair 46",
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4374912792737313, 0.5827075939512546, 1.2377322751068838}, Eps: [2]float64{1.671397151804732, 1.8827734886888285}, Taper: [2]float64{0.08219478234912758, -0.47794170879024}},
+			Pose: geom.Pose{Orientation: geom.Quat{W: 0.4285167441054929, V: geom.Vec3{-0.6536801886141889, 0.09523708280889115, -0.6164458687448545}}}},
+		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7298910876307003, 1.9394875731335632, 0.5855662632075871}, Eps: [2]float64{1.7590453529650747, 1.7495386452304469}, Taper: [2]float64{-0.38088425092054534, 0.45544399014591497}},
+			Pose: geom.Pose{Position: geom.Vec3{0.7663930814357875, 0.4828375694526701, 0.799602831648931}, Orientation: geom.Quat{W: -0.21331194432227354, V: geom.Vec3{-0.13453070685610471, -0.828084676657289, 0.5006748162306958}}}},
+		geom.Vec3{0.005482782596154423, 0.7287752051287053, 0.6847310709209979}.Mul(1.0001 * 0.181198522),
+	}, {
+		"pair 382",
+		refuteBody([3]float64{0.22724252876542006, 0.22622358953538046, 0.5813866759021217}, [2]float64{0.10162178466609115, 1.8603988671520135}, [2]float64{0.18520676729827423, -0.43519685068208946}, [3]float64{0, 0, 0}, [4]float64{0.14681453382006257, 0.3523726569747413, 0.5058541909809847, -0.7735570701265244}),
+		refuteBody([3]float64{2.305003858758441, 1.4914847669449767, 2.2312396247675297}, [2]float64{1.8763535175459936, 1.4461826578521944}, [2]float64{-0.4531517459757851, -0.3600300708966907}, [3]float64{0.1674452868634106, -1.271389799526026, 0.07731444751846961}, [4]float64{-0.18305808846113417, 0.2568359962995331, -0.7715380068604671, -0.5524980644523194}),
+		geom.Vec3{},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			apart := tc.apart
+			if apart == (geom.Vec3{}) {
+				// (Pair 382's normal, from the answer itself: the bodies
+				// apart along it by dense samples is what is checked.)
+				r := NewSolver(DefaultOptions()).Query(&tc.a, &tc.b)
+				apart = r.Normal.Mul(-1.0001 * r.Distance)
+				if math.Abs(r.Distance+0.549999591) > 1e-8 {
+					t.Fatalf("answered %.9f, want -0.549999591", r.Distance)
+				}
+			}
+			checkNoDeeperThanApart(t, &tc.a, &tc.b, apart, "the chart's polish in the move-out check", true, nil)
+			for _, m := range allMethods {
+				opt := DefaultOptions()
+				opt.Method = m
+				if res := NewSolver(opt).Query(&tc.a, &tc.b); res.StillOverlapping != 0 {
+					t.Errorf("%v: %.9f, still overlapping by %g", m, res.Distance, res.StillOverlapping)
+				}
+				sv := NewSolver(opt)
+				sv.noMoveOutCusp = true
+				if res := sv.Query(&tc.a, &tc.b); !(res.StillOverlapping > 0) {
+					t.Errorf("%v: without the polish %.9f, not marked still overlapping: the pair no longer tests it", m, res.Distance)
+				}
+			}
+		})
 	}
 }

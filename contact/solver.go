@@ -123,6 +123,10 @@ type Solver struct {
 	// crawling start, and probeCusps counts the pairs it took (tests).
 	noProbeCusp bool
 	probeCusps  int
+	// noMoveOutCusp turns off the chart's polish of a move-out check's
+	// crawling run, and moveCusps counts the pairs it gave (tests).
+	noMoveOutCusp bool
+	moveCusps     int
 	// noWarmPolytope turns warmPolytope off (tests).
 	noWarmPolytope bool
 	// tipBody is tipCheck's other body in its own frame; noTips turns
