@@ -110,16 +110,17 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 				}
 			}
 		}
+		// Every scheme crawled, as they do on a pointy tip, where the
+		// chart's equations are smooth (cuspPolish): a warm start's crawl
+		// is polished so too. Its pair competes after the exact ascent,
+		// which still runs from the stall as before (TestApproachSweep at
+		// SOVVIZ_SWEEP_SEED=21: every scheme's cold answer 7% too deep,
+		// the pair against a tip 38° away, that a warm start had tracked;
+		// TestProbeCuspPolish).
+		var polished candidate
 		if !cand.converged && cand.placed() && !sv.noProbeCusp {
-			// Every scheme crawled, as they do on a pointy tip, where the
-			// chart's equations are smooth (cuspPolish): a warm start's
-			// crawl is polished so too. (Only a better pair than the
-			// answer is taken: a stall still leads to the exact ascent
-			// below. TestApproachSweep at SOVVIZ_SWEEP_SEED=21: every
-			// scheme's cold answer 7% too deep, the pair against a tip
-			// 30° away, that a warm start had tracked; TestProbeCuspPolish.)
 			if cp, ok := sv.cuspPolish(pr, cand.lp, cand.lq, res); ok && cp.valid && cp.converged && !cp.separated && cp.sd > best.sd+pairTol(pr) {
-				cand = cp
+				polished = cp
 				sv.probeCusps++
 			}
 		}
@@ -147,6 +148,12 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 					sv.noteRival(&sc)
 					cand = sc
 				}
+			}
+		}
+		if polished.valid {
+			sv.noteRival(&polished)
+			if better(&polished, &cand) {
+				cand = polished
 			}
 		}
 		// (Never a separated pair: best proves the bodies overlap, and a
@@ -707,8 +714,11 @@ type normalGrid struct {
 }
 
 // normalGrid returns s's grid of normals, computed unless it is one of the
-// two the solver keeps.
+// two the solver keeps (a move-out check's mover uses its parent's).
 func (sv *Solver) normalGrid(s *geom.Superovoid) *normalGrid {
+	if sv.parent != nil {
+		return sv.parent.normalGrid(s)
+	}
 	if sv.normals == nil {
 		sv.normals = new([2]normalGrid)
 	}

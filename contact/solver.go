@@ -81,9 +81,10 @@ type Solver struct {
 	// first use: 80 kB that most solvers never need.
 	poly *epa
 	// normals are sameNormalSeeds' grids of outward normals of the last
-	// two non-convex shapes it scanned (made on first use, 14 kB): a
-	// query scans a shape's grid once, not at every seed search, and a
-	// warm start of the same pair not at all.
+	// two non-convex shapes it scanned (made on first use, 14 kB; a
+	// mover uses its parent's): a query scans a shape's grid once, not at
+	// every seed search, and a solver answering one pair's warm starts
+	// not at all (one answering more, such as World's, evicts them).
 	normals    *[2]normalGrid
 	normalNext int
 	// eagerRank makes multiStart compute every ranking gap up front, as
@@ -120,7 +121,9 @@ type Solver struct {
 	// noSameNormal turns sameNormalSeeds off (tests).
 	noSameNormal bool
 	// noProbeCusp turns off the chart's polish of a probe climb's
-	// crawling start, and probeCusps counts the pairs it took (tests).
+	// crawling start, and probeCusps counts the pairs it polished (tests;
+	// as the other switches here, in the solver's own query only, not in
+	// a move-out check's moved queries).
 	noProbeCusp bool
 	probeCusps  int
 	// noMoveOutCusp turns off the chart's polish of a move-out check's
