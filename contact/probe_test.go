@@ -1297,7 +1297,7 @@ func TestHullNearCount(t *testing.T) {
 		seeds := changed("the same-normal seeds", func(sv *Solver) { sv.noSameNormal = true })
 		t.Logf("seed %d: the same-normal seeds changed %d answers", seed, seeds)
 		cusp := changed("the chart's polish of the probe's starts", func(sv *Solver) { sv.noProbeCusp = true })
-		t.Logf("seed %d: the chart's polish of the probe's starts took %d pairs and changed %d answers", seed, with.probeCusps, cusp)
+		t.Logf("seed %d: the chart's polish of the probe's starts polished %d pairs and changed %d answers", seed, with.probeCusps, cusp)
 	}
 }
 
