@@ -156,6 +156,19 @@ func (sv *Solver) cuspPolish(pr *pair, lp, lq vec, res *Result) (c candidate, ok
 	return sv.cuspPolishIter(pr, lp, lq, res, cuspIter, false)
 }
 
+// polishedCrawl is the converged overlapping pair that the chart's polish
+// (cuspPolish) reaches from the end of a run that crawled, c: not
+// converged, but placed (as every scheme's run does on a pointy tip, where
+// the chart's equations are smooth); ok is false when c converged or the
+// polish reaches no such pair.
+func (sv *Solver) polishedCrawl(pr *pair, c *candidate, res *Result) (p candidate, ok bool) {
+	if c.converged || !c.placed() {
+		return p, false
+	}
+	p, ok = sv.cuspPolish(pr, c.lp, c.lq, res)
+	return p, ok && p.valid && p.converged && !p.separated
+}
+
 // cuspPolishIter is cuspPolish with each run capped at maxIter iterations;
 // with matched, it starts from matchedSeed's chart point first.
 func (sv *Solver) cuspPolishIter(pr *pair, lp, lq vec, res *Result, maxIter int, matched bool) (c candidate, ok bool) {

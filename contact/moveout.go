@@ -57,11 +57,10 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 		var d candidate
 		if k+1 < moveOutTries {
 			d = sv.fromSeed(m, pr, r.LocalP, r.LocalQ, res, nil)
-			if !d.converged && d.placed() && !sv.noMoveOutCusp {
-				// Every scheme crawled, as on a pointy tip: the chart's
-				// polish converges where its equations are smooth
-				// (cuspPolish; TestMoveOutCuspPolish).
-				if cp, ok := sv.cuspPolish(pr, d.lp, d.lq, res); ok && cp.valid && cp.converged && !cp.separated {
+			if !sv.noMoveOutCusp {
+				// (Every scheme crawled, as on a pointy tip:
+				// TestMoveOutCuspPolish.)
+				if cp, ok := sv.polishedCrawl(pr, &d, res); ok {
 					d = cp
 					sv.moveCusps++
 				}

@@ -413,15 +413,12 @@ func TestDeepTwoPlaceOverlaps(t *testing.T) {
 // deep, unconverged), the chart converges there, and the next check leads
 // to 0.181199. And pair 382 of TestExtremeRangeOverlapAlongNormal (a small
 // pointy tapered shape in a large one, beyond the depths), answered
-// 0.541914 with 0.0185 left, now 0.549999591 along a normal 7° away. b
-// moved 1.0001 times the new depth along its normal is apart from a by
-// dense samples; without the polish the answers are marked again.
+// 0.541914 with 0.0185 left, now 0.549999591 along a normal 7° away. Every
+// scheme answers the new depth (to 1e-8), unmarked; b moved 1.0001 times
+// it along its normal is apart from a by dense samples; without the polish
+// the answers are marked again.
 func TestMoveOutCuspPolish(t *testing.T) {
-	cases := []struct {
-		name  string
-		a, b  geom.Body
-		apart geom.Vec3
-	}{{
+	cases := []apartCase{{
 		"seed 24 pair 46",
 		geom.Body{Shape: geom.Superovoid{A: [3]float64{1.4374912792737313, 0.5827075939512546, 1.2377322751068838}, Eps: [2]float64{1.671397151804732, 1.8827734886888285}, Taper: [2]float64{0.08219478234912758, -0.47794170879024}},
 			Pose: geom.Pose{Orientation: geom.Quat{W: 0.4285167441054929, V: geom.Vec3{-0.6536801886141889, 0.09523708280889115, -0.6164458687448545}}}},
@@ -432,26 +429,20 @@ func TestMoveOutCuspPolish(t *testing.T) {
 		"pair 382",
 		refuteBody([3]float64{0.22724252876542006, 0.22622358953538046, 0.5813866759021217}, [2]float64{0.10162178466609115, 1.8603988671520135}, [2]float64{0.18520676729827423, -0.43519685068208946}, [3]float64{0, 0, 0}, [4]float64{0.14681453382006257, 0.3523726569747413, 0.5058541909809847, -0.7735570701265244}),
 		refuteBody([3]float64{2.305003858758441, 1.4914847669449767, 2.2312396247675297}, [2]float64{1.8763535175459936, 1.4461826578521944}, [2]float64{-0.4531517459757851, -0.3600300708966907}, [3]float64{0.1674452868634106, -1.271389799526026, 0.07731444751846961}, [4]float64{-0.18305808846113417, 0.2568359962995331, -0.7715380068604671, -0.5524980644523194}),
-		geom.Vec3{},
+		geom.Vec3{0.4766515844246743, -0.7372448601443529, -0.47882489832524555}.Mul(1.0001 * 0.549999591),
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			apart := tc.apart
-			if apart == (geom.Vec3{}) {
-				// (Pair 382's normal, from the answer itself: the bodies
-				// apart along it by dense samples is what is checked.)
-				r := NewSolver(DefaultOptions()).Query(&tc.a, &tc.b)
-				apart = r.Normal.Mul(-1.0001 * r.Distance)
-				if math.Abs(r.Distance+0.549999591) > 1e-8 {
-					t.Fatalf("answered %.9f, want -0.549999591", r.Distance)
-				}
-			}
-			checkNoDeeperThanApart(t, &tc.a, &tc.b, apart, "the chart's polish in the move-out check", true, nil)
+			checkNoDeeperThanApart(t, &tc.a, &tc.b, tc.apart, "the chart's polish in the move-out check", true, nil)
 			for _, m := range allMethods {
 				opt := DefaultOptions()
 				opt.Method = m
-				if res := NewSolver(opt).Query(&tc.a, &tc.b); res.StillOverlapping != 0 {
+				res := NewSolver(opt).Query(&tc.a, &tc.b)
+				if res.StillOverlapping != 0 {
 					t.Errorf("%v: %.9f, still overlapping by %g", m, res.Distance, res.StillOverlapping)
+				}
+				if want := tc.apart.Len() / 1.0001; math.Abs(-res.Distance-want) > 1e-8 {
+					t.Errorf("%v: %.9f, want -%.9f", m, res.Distance, want)
 				}
 				sv := NewSolver(opt)
 				sv.noMoveOutCusp = true

@@ -110,16 +110,16 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 				}
 			}
 		}
-		// Every scheme crawled, as they do on a pointy tip, where the
-		// chart's equations are smooth (cuspPolish): a warm start's crawl
-		// is polished so too. Its pair competes after the exact ascent,
+		// Where every scheme crawled, as they do on a pointy tip, the
+		// chart's polish converges (polishedCrawl), as a warm start's
+		// crawl is polished. Its pair competes after the exact ascent,
 		// which still runs from the stall as before (TestApproachSweep at
 		// SOVVIZ_SWEEP_SEED=21: every scheme's cold answer 7% too deep,
 		// the pair against a tip 38° away, that a warm start had tracked;
 		// TestProbeCuspPolish).
 		var polished candidate
-		if !cand.converged && cand.placed() && !sv.noProbeCusp {
-			if cp, ok := sv.cuspPolish(pr, cand.lp, cand.lq, res); ok && cp.valid && cp.converged && !cp.separated && cp.sd > best.sd+pairTol(pr) {
+		if !sv.noProbeCusp {
+			if cp, ok := sv.polishedCrawl(pr, &cand, res); ok && cp.sd > best.sd+pairTol(pr) {
 				polished = cp
 				sv.probeCusps++
 			}

@@ -1317,11 +1317,7 @@ func TestHullNearCount(t *testing.T) {
 // without the chart's polish of the probe's starts, which finds seed 17's,
 // 13's and 11's pairs too since TestProbeCuspPolish.)
 func TestSameNormalSeeds(t *testing.T) {
-	cases := []struct {
-		name  string
-		a, b  geom.Body
-		apart geom.Vec3
-	}{{
+	cases := []apartCase{{
 		"seed 17 pair 118",
 		geom.Body{Shape: geom.Superovoid{A: [3]float64{0.4892925029906422, 0.5060129059761403, 1.5154716159245598}, Eps: [2]float64{1.8964999076532487, 1.7751694461384633}, Taper: [2]float64{0.3593297480124036, -0.23507480663362723}},
 			Pose: geom.Pose{Orientation: geom.Quat{W: 0.42082258938021166, V: geom.Vec3{-0.5130605560523718, -0.7233097874214754, -0.19105016490666712}}}},
@@ -1370,6 +1366,14 @@ func TestSameNormalSeeds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// apartCase is a regression pair whose bodies come apart when b moves by
+// apart (checkNoDeeperThanApart).
+type apartCase struct {
+	name  string
+	a, b  geom.Body
+	apart geom.Vec3
 }
 
 // TestProbeCuspPolish: step 47 of draw 0's pair 111 in TestApproachSweep
