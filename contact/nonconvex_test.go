@@ -1048,6 +1048,48 @@ func TestSaddleEscape(t *testing.T) {
 	}
 }
 
+// TestHullDescentStandIn: a needle with a diamond section (semi-axes
+// 0.018, 0.0079, 0.79; e 0.22, 1.90) 3.69 from a thin box-like plate (0.30
+// by 12.3 by 10.8; e 0.62, 0.12), both tapered, far outside the tested
+// range of semi-axes (a scratch run of 10,000 such pairs through sovviz
+// query, 2026-12-07). Every start stalled and every scheme answered
+// 3.690196, max_iterations, 1.7e-3 farther than the reference's search;
+// the walk from the hulls' closest pair (hullDescent) ends 3.688485, but
+// no Newton run from it converges. The walk's pair is now the answer.
+// Every scheme's answer must be a true distance of two surface points,
+// each outside the other body, no farther than the reference's search
+// (refMinDistance, an upper bound) and no closer than the hulls
+// (refSignedDistanceN, a lower bound).
+func TestHullDescentStandIn(t *testing.T) {
+	a := refuteBody([3]float64{0.2984797401182085, 12.257051623629934, 10.819112398680039}, [2]float64{0.6194496636367776, 0.12194392490628737}, [2]float64{-0.2820745741834547, 0.33951927869929244}, [3]float64{0.010739108942939658, -0.06580054148391785, 78.53073260226266}, [4]float64{0.3363007140627869, -0.7399497788638174, 0.5823760264977309, -0.014639612049559247})
+	b := refuteBody([3]float64{0.018028765272276644, 0.007933496232571372, 0.7926679449453334}, [2]float64{0.2247007502393935, 1.9021033378000443}, [2]float64{-0.29260486632018246, -0.47562536097464114}, [3]float64{10.493162859225071, 6.996275015989282, 83.50774618849428}, [4]float64{0.40566762151051144, 0.3886605876977245, 0.797261253579287, -0.2207967888571929})
+	ref := refMinDistance(&a, &b)
+	hull, _ := refSignedDistanceN(&a, &b, 600, 12)
+	if !(hull > 0) || !(ref >= hull) {
+		t.Fatalf("the references: hulls %.12f apart, surface points %.12f", hull, ref)
+	}
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(&a, &b, &opt)
+		if r.Status == Failed || !(r.Distance <= ref+1e-9) || r.Distance < hull-1e-9 {
+			t.Errorf("%v: %v %.12f, want at most the reference's %.12f and at least the hulls' %.12f", m, r.Status, r.Distance, ref, hull)
+			continue
+		}
+		fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
+		fb, _ := b.Shape.Residual(tb.InvPoint(r.Q))
+		inB, _ := b.Shape.Residual(tb.InvPoint(r.P))
+		inA, _ := a.Shape.Residual(ta.InvPoint(r.Q))
+		if math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 || !(inB > 0) || !(inA > 0) {
+			t.Errorf("%v: residuals %.3g, %.3g on the own surfaces, %.3g, %.3g in the other body", m, fa, fb, inB, inA)
+		}
+		if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12*max(1, r.Distance) {
+			t.Errorf("%v: |Q − P| %.15g, distance %.15g", m, r.Q.Sub(r.P).Len(), r.Distance)
+		}
+	}
+}
+
 // TestHullRescueForced runs the hull rescue as if every start had stalled,
 // on pairs with a non-convex shape whose hulls are apart (half of them
 // within 1e-3 of touching): Newton from the hulls' pair and the hulls'

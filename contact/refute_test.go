@@ -515,7 +515,9 @@ func TestLowSeed(t *testing.T) {
 // the sweep found 2 of 712 separated answers too far apart: TestGapScan's
 // and pair 841 (max_iterations, 2.4e-4 too far), now
 // TestHullRescueChartedFeet's with pair 1407 of seed 8; seed 9's pair 1184
-// is TestRidgeSearchRanksPoles'.
+// is TestRidgeSearchRanksPoles'. With the default gap, seed 42's pair 351
+// is TestLowSeedWalkNewton's and seed 43's pair 850
+// TestUnconvergedNotCertified's.
 func TestNearTouchEndsMinimal(t *testing.T) {
 	n := 20
 	if os.Getenv("SOVVIZ_NEAR_ENDS_SWEEP") == "1" {
@@ -857,7 +859,6 @@ func nearestInEveryScheme(t *testing.T, a, b *geom.Body, want float64) {
 	if !ok {
 		t.Fatal("the hulls are not apart")
 	}
-	ta, tb := a.Pose.Transform(), b.Pose.Transform()
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
@@ -866,19 +867,61 @@ func nearestInEveryScheme(t *testing.T, a, b *geom.Body, want float64) {
 			t.Errorf("%v: %v %.12f, want at most %.9f and at least the hulls' %.12f", m, r.Status, r.Distance, want, h.sd)
 			continue
 		}
-		fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
-		fb, _ := b.Shape.Residual(tb.InvPoint(r.Q))
-		inB, _ := b.Shape.Residual(tb.InvPoint(r.P))
-		inA, _ := a.Shape.Residual(ta.InvPoint(r.Q))
-		if math.Abs(fa) > 1e-10 || math.Abs(fb) > 1e-10 || !(inB > 0) || !(inA > 0) {
-			t.Errorf("%v: residuals %.3g, %.3g on the own surfaces, %.3g, %.3g in the other body", m, fa, fb, inB, inA)
+		checkNearestPoints(t, m.String(), a, b, &r)
+	}
+}
+
+// checkNearestPoints checks a separated answer's points: on the own
+// surfaces, outside the other body, |Q − P| apart, and each the other's
+// nearest point (PointDistance both ways).
+func checkNearestPoints(t *testing.T, tag string, a, b *geom.Body, r *Result) {
+	t.Helper()
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
+	fb, _ := b.Shape.Residual(tb.InvPoint(r.Q))
+	inB, _ := b.Shape.Residual(tb.InvPoint(r.P))
+	inA, _ := a.Shape.Residual(ta.InvPoint(r.Q))
+	if math.Abs(fa) > 1e-10 || math.Abs(fb) > 1e-10 || !(inB > 0) || !(inA > 0) {
+		t.Errorf("%s: residuals %.3g, %.3g on the own surfaces, %.3g, %.3g in the other body", tag, fa, fb, inB, inA)
+	}
+	if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12 {
+		t.Errorf("%s: |Q − P| %.15g, distance %.15g", tag, r.Q.Sub(r.P).Len(), r.Distance)
+	}
+	if pq, pp := PointDistance(b, r.P), PointDistance(a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
+		t.Errorf("%s: %.12f, but P is %.12f from b and Q %.12f from a", tag, r.Distance, pq.Distance, pp.Distance)
+	}
+}
+
+// TestLowSeedWalkNewton: pair 351 of TestNearTouchEndsMinimal's sweep
+// with SOVVIZ_NEAR_ENDS_SEED=42. A box-like tapered plate (e 0.05, 0.1)
+// and a pointy prism caved by its tapers (e 1.9, 0.05; 0.062 from its
+// hull) overlapped 0.97 deep, answered the hulls' translation: moved out
+// by it, the hulls touch and the bodies are 0.0567 apart, a's sharp rim
+// against b's caved flank beside its equator's ridge. The moved pair was
+// answered 0.1316 apart, max_iterations, in every scheme: every start
+// stalled, GJK found the hulls touching, and lowSeed's walk from the
+// scan's lowest point ended 1.6e-5 above the closest pair, where the
+// chart's polish kept nothing. Newton in the schemes from the walk's pair
+// converges to it. Every scheme must answer it converged, within 1e-9 of
+// the reference's search (refMinDistance, an upper bound: the distance of
+// two surface points), with points that are each other's nearest, and
+// dense samples must find no point of one body inside the other.
+func TestLowSeedWalkNewton(t *testing.T) {
+	a := refuteBody([3]float64{0.42504243346304404, 1.0271821265050067, 1.3711690095639102}, [2]float64{0.05, 0.1}, [2]float64{-0.5, -0.5}, [3]float64{}, [4]float64{0.0845871324431057, 0.5923877365036317, 0.7167209723338616, 0.3580961246396842})
+	b := refuteBody([3]float64{1.2093837334690765, 0.15455406126391233, 1.5512797773893983}, [2]float64{1.9, 0.05}, [2]float64{0.5, -0.3816340847462183}, [3]float64{-1.3338735972505669, -0.33724587209349927, 1.078180621632881}, [4]float64{-0.30881428713372666, 0.23534065495845816, -0.513848076345601, -0.7649893245148834})
+	if deep := refinedDeepest(&a, &b, 120, 60); deep < 0 {
+		t.Fatalf("dense samples find the bodies overlapping (residual %g)", deep)
+	}
+	ref := refMinDistance(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(&a, &b, &opt)
+		if r.Status != Converged || math.Abs(r.Distance-ref) > 1e-9 {
+			t.Errorf("%v: %v %.12f, the reference's search %.12f", m, r.Status, r.Distance, ref)
+			continue
 		}
-		if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12 {
-			t.Errorf("%v: |Q − P| %.15g, distance %.15g", m, r.Q.Sub(r.P).Len(), r.Distance)
-		}
-		if pq, pp := PointDistance(b, r.P), PointDistance(a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
-			t.Errorf("%v: %.12f, but P is %.12f from b and Q %.12f from a", m, r.Distance, pq.Distance, pp.Distance)
-		}
+		checkNearestPoints(t, m.String(), &a, &b, &r)
 	}
 }
 
@@ -908,6 +951,25 @@ func TestLowSeedTouching(t *testing.T) {
 	a := refuteBody([3]float64{0.6086906676682855, 1.3192286180965758, 0.5826382808623715}, [2]float64{1.9, 1.95}, [2]float64{0, 0}, [3]float64{0, 0, 0}, [4]float64{-0.3154138930928239, -0.8390336464776551, 0.025892170077715007, 0.44256774809186533})
 	b := refuteBody([3]float64{1.0787728558993377, 1.1584463508156004, 0.6643452595154022}, [2]float64{1.9, 0.05}, [2]float64{0.3958319888839019, -0.5}, [3]float64{1.1136653311147442, 0.22602046942881387, -0.5655202780278556}, [4]float64{-0.14085299194243386, -0.08642871255258702, -0.8202050284472846, 0.5476807679818197})
 	touchingInEveryScheme(t, &a, &b, 1e-11)
+}
+
+// TestUnconvergedNotCertified: pair 850 of TestNearTouchEndsMinimal's
+// sweep with SOVVIZ_NEAR_ENDS_SEED=43, a box-like tapered plate (e 0.1,
+// 0.1, non-convex) 7.3e-10 from the pointy tip of a small shape (e 1.95,
+// 0.05: near its pole the section's terms fall below the rounding of 1,
+// and the tip is numerically a small flat spot). The implicit scheme
+// answered 0.0102 apart, max_iterations: its unconverged pair, Q on that
+// spot with the normal taken from P's, passed the hull certificate, which
+// takes a convex shape's witness for its support point along the normal
+// (true of converged pairs only; b's support is 0.07 farther along it),
+// so refuteSeparated skipped its scan. The certificate now asks an
+// unconverged pair for the exact supports' gap. Every scheme must answer
+// within 2e-9 of touching, converged, no farther than dense sampling
+// finds (1.7e-9).
+func TestUnconvergedNotCertified(t *testing.T) {
+	a := refuteBody([3]float64{1.9209589135542569, 0.11478476244783795, 0.3289458014486548}, [2]float64{0.1, 0.1}, [2]float64{-0.5, -0.07927508816281525}, [3]float64{}, [4]float64{-0.9471902064419528, 0.2803454710308103, 0.15509058656844404, 0.013566121436121516})
+	b := refuteBody([3]float64{0.12126177806297463, 0.167501168040375, 0.17757902940920403}, [2]float64{1.95, 0.05}, [2]float64{0.5, 0.5}, [3]float64{0.16963656926560622, 0.0022246840131320555, 0.5493874087470043}, [4]float64{0.24061709516039617, -0.42529989091937437, 0.8509660956599894, 0.1925619908957504})
+	touchingInEveryScheme(t, &a, &b, 1e-8)
 }
 
 // touchingInEveryScheme checks that dense sampling finds a and b within
