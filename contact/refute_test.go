@@ -972,6 +972,42 @@ func TestUnconvergedNotCertified(t *testing.T) {
 	touchingInEveryScheme(t, &a, &b, 1e-8)
 }
 
+// TestScanRescue: a box-like plate (semi-axes 0.53, 5.2, 0.24; e 0.23,
+// 0.12) and a needle with a flat rectangular section (0.092, 0.041, 2.78;
+// e 1.49, 0.069), both tapered and non-convex, outside the tested range of
+// semi-axes (a scratch sweep of such pairs, 2026-12-07): answered 0.2403
+// deep, converged, and b moved out along the normal by 1.01 times that,
+// 0.0024 apart by dense samples, while their hulls still overlap. Every
+// Newton start failed, GJK found the hulls overlapping, no point proved
+// an overlap, and the query failed in every scheme, its estimate claiming
+// an overlap 3.0 deep. The scan of refuteSeparated now runs before such a
+// failure (scanRescue), and Newton from its lowest point converges. Every
+// scheme must answer it converged within 1e-9 of the reference's search,
+// with points that are each other's nearest.
+func TestScanRescue(t *testing.T) {
+	a := refuteBody([3]float64{0.5299817861783859, 5.2235476562730945, 0.24468775454686353}, [2]float64{0.23137454209377034, 0.1214720394093868}, [2]float64{-0.39312448764758523, 0.04138266404779056}, [3]float64{}, [4]float64{0.794899465616386, 0.016430895186139473, 0.5927168760638657, -0.12865290542874705})
+	b := refuteBody([3]float64{0.09193750307314318, 0.04083320456826512, 2.7779556352731465}, [2]float64{1.4866462942598409, 0.06880052957670199}, [2]float64{-0.13363471517970982, 0.3287189772291039}, [3]float64{-0.07742134802327452, -0.8209574012047994, -0.6908358065218376}, [4]float64{0.36531354274915817, 0.5127494323516278, -0.49245665246559195, -0.6009330083707548})
+	sv := NewSolver(DefaultOptions())
+	pr := analysedPair(sv, &a, &b)
+	if _, ok := gjkSeparated(&pr); ok {
+		t.Fatal("the hulls are apart: the pair no longer needs the scan")
+	}
+	if deep := refinedDeepest(&a, &b, 120, 60); deep < 0 {
+		t.Fatalf("dense samples find the bodies overlapping (residual %g)", deep)
+	}
+	ref := refMinDistance(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(&a, &b, &opt)
+		if r.Status != Converged || math.Abs(r.Distance-ref) > 1e-9 {
+			t.Errorf("%v: %v %.12f, the reference's search %.12f", m, r.Status, r.Distance, ref)
+			continue
+		}
+		checkNearestPoints(t, m.String(), &a, &b, &r)
+	}
+}
+
 // touchingInEveryScheme checks that dense sampling finds a and b within
 // refBelow of touching and that every scheme answers them converged within
 // 2e-9 of touching and no farther apart than dense sampling.

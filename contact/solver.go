@@ -684,6 +684,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			sv.polishCusp(m, &pr, &best, res)
 		}
 	}
+	if !best.valid && !pr.overlapProven && !convex {
+		sv.scanRescue(m, &pr, &best, res)
+	}
 	triedP, triedQ := best.lp, best.lq // (the same points are not polished twice)
 	if !best.valid {
 		sv.fail(&pr, res)
@@ -889,6 +892,26 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 		*best = candidate{} // (never: epaRescue keeps no separated pair once an overlap is proven)
 	}
 	return best.valid
+}
+
+// scanRescue is the last stage before a query of a pair with a non-convex
+// shape fails: nothing valid was found, no overlap proven, and GJK found
+// no distance between the hulls (they overlap where the bodies' dips
+// leave them apart). The scan of refuteSeparated decides: a point inside
+// both bodies proves the overlap, which the polytope then answers;
+// otherwise Newton starts from the lowest point of its descents (lowSeed)
+// as for an unproven separated answer (TestScanRescue: a plate 0.0024
+// from a needle, failed in every scheme with an estimate 3.0 deep).
+func (sv *Solver) scanRescue(m Method, pr *pair, best *candidate, res *Result) {
+	sv.overlapScans++
+	low := lowPoint{f: math.Inf(1)}
+	if overlapInsideBoth(pr, &low) {
+		pr.overlapProven = true
+		sv.epaRescue(m, pr, best, res)
+		sv.polishCusp(m, pr, best, res)
+		return
+	}
+	sv.lowSeed(m, pr, best, &low, res, false)
 }
 
 // supportSeed runs Newton from the support points lp, lq of the hulls
