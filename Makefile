@@ -2,9 +2,9 @@
 GO      ?= go
 BIN     := bin/sovviz
 # (The contact package's tests take 5–10 minutes on a 2-core machine: 339 s
-# on a clean clone, 504 s once under load, 560 s on 2026-12-07 with other
-# tests running beside them; go test's default limit per package is 10
-# minutes.)
+# and 354 s on clean clones, 504 s once under load, 560 s on 2026-12-07 with
+# other tests running beside them; go test's default limit per package is
+# 10 minutes.)
 GOFLAGS_TEST ?= -count=1 -timeout=30m
 
 .PHONY: all deps deps-fcl build run test vet bench bench-fcl clean
