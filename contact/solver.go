@@ -900,9 +900,9 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 }
 
 // scanRescue is the last stage before a query of a pair with a non-convex
-// shape fails: nothing valid was found, no overlap proven, and GJK found
-// no distance between the hulls (they overlap where the bodies' dips
-// leave them apart). The scan of refuteSeparated decides: a point inside
+// shape fails: nothing valid was found and no overlap proven, typically
+// where the hulls overlap while the bodies' dips leave them apart, so that
+// GJK finds no distance for the hull rescue. The scan of refuteSeparated decides: a point inside
 // both bodies proves the overlap, which the polytope then answers;
 // otherwise Newton starts from the lowest point of its descents (lowSeed)
 // as for an unproven separated answer (TestScanRescue: a plate 0.0024
