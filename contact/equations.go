@@ -23,6 +23,10 @@ type pair struct {
 	// (epaRescue, refuteSeparated), so classify need not prove it again
 	// for later pairs (see there) and no separated pair may answer.
 	overlapProven bool
+	// scanned: scanRescue's scan found no point inside both bodies and
+	// lowSeed started from its lowest point, so refuteSeparated need not
+	// scan again (the same scan finds the same).
+	scanned bool
 	// samePrev: the query is warm-started from a previous result on these
 	// same shapes, whose analyses it reuses (set by the query).
 	samePrev bool

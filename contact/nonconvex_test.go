@@ -1068,7 +1068,6 @@ func TestHullDescentStandIn(t *testing.T) {
 	if !(hull > 0) || !(ref >= hull) {
 		t.Fatalf("the references: hulls %.12f apart, surface points %.12f", hull, ref)
 	}
-	ta, tb := a.Pose.Transform(), b.Pose.Transform()
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
@@ -1077,16 +1076,7 @@ func TestHullDescentStandIn(t *testing.T) {
 			t.Errorf("%v: %v %.12f, want at most the reference's %.12f and at least the hulls' %.12f", m, r.Status, r.Distance, ref, hull)
 			continue
 		}
-		fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
-		fb, _ := b.Shape.Residual(tb.InvPoint(r.Q))
-		inB, _ := b.Shape.Residual(tb.InvPoint(r.P))
-		inA, _ := a.Shape.Residual(ta.InvPoint(r.Q))
-		if math.Abs(fa) > 1e-9 || math.Abs(fb) > 1e-9 || !(inB > 0) || !(inA > 0) {
-			t.Errorf("%v: residuals %.3g, %.3g on the own surfaces, %.3g, %.3g in the other body", m, fa, fb, inB, inA)
-		}
-		if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12*max(1, r.Distance) {
-			t.Errorf("%v: |Q − P| %.15g, distance %.15g", m, r.Q.Sub(r.P).Len(), r.Distance)
-		}
+		checkSurfacePoints(t, m.String(), &a, &b, &r)
 	}
 }
 

@@ -880,10 +880,41 @@ func nearestInEveryScheme(t *testing.T, a, b *geom.Body, want float64, setup fun
 	}
 }
 
-// checkNearestPoints checks a separated answer's points: on the own
-// surfaces, outside the other body, |Q − P| apart, and each the other's
-// nearest point (PointDistance both ways).
+// apartAtReferenceInEveryScheme checks that dense samples find a and b
+// apart and that every scheme answers them converged, within 1e-9 of the
+// reference's search (refMinDistance), with points that are each other's
+// nearest (checkNearestPoints).
+func apartAtReferenceInEveryScheme(t *testing.T, a, b *geom.Body) {
+	t.Helper()
+	if deep := refinedDeepest(a, b, 120, 60); deep < 0 {
+		t.Fatalf("dense samples find the bodies overlapping (residual %g)", deep)
+	}
+	ref := refMinDistance(a, b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := Query(a, b, &opt)
+		if r.Status != Converged || math.Abs(r.Distance-ref) > 1e-9 {
+			t.Errorf("%v: %v %.12f, the reference's search %.12f", m, r.Status, r.Distance, ref)
+			continue
+		}
+		checkNearestPoints(t, m.String(), a, b, &r)
+	}
+}
+
+// checkNearestPoints checks a separated answer's points (checkSurfacePoints)
+// and that each is the other's nearest point (PointDistance both ways).
 func checkNearestPoints(t *testing.T, tag string, a, b *geom.Body, r *Result) {
+	t.Helper()
+	checkSurfacePoints(t, tag, a, b, r)
+	if pq, pp := PointDistance(b, r.P), PointDistance(a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
+		t.Errorf("%s: %.12f, but P is %.12f from b and Q %.12f from a", tag, r.Distance, pq.Distance, pp.Distance)
+	}
+}
+
+// checkSurfacePoints checks a separated answer's points: on the own
+// surfaces, outside the other body, and |Q − P| apart.
+func checkSurfacePoints(t *testing.T, tag string, a, b *geom.Body, r *Result) {
 	t.Helper()
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
 	fa, _ := a.Shape.Residual(ta.InvPoint(r.P))
@@ -895,9 +926,6 @@ func checkNearestPoints(t *testing.T, tag string, a, b *geom.Body, r *Result) {
 	}
 	if math.Abs(r.Q.Sub(r.P).Len()-r.Distance) > 1e-12 {
 		t.Errorf("%s: |Q − P| %.15g, distance %.15g", tag, r.Q.Sub(r.P).Len(), r.Distance)
-	}
-	if pq, pp := PointDistance(b, r.P), PointDistance(a, r.Q); math.Abs(pq.Distance-r.Distance) > 1e-9 || math.Abs(pp.Distance-r.Distance) > 1e-9 {
-		t.Errorf("%s: %.12f, but P is %.12f from b and Q %.12f from a", tag, r.Distance, pq.Distance, pp.Distance)
 	}
 }
 
@@ -918,20 +946,7 @@ func checkNearestPoints(t *testing.T, tag string, a, b *geom.Body, r *Result) {
 func TestLowSeedWalkNewton(t *testing.T) {
 	a := refuteBody([3]float64{0.42504243346304404, 1.0271821265050067, 1.3711690095639102}, [2]float64{0.05, 0.1}, [2]float64{-0.5, -0.5}, [3]float64{}, [4]float64{0.0845871324431057, 0.5923877365036317, 0.7167209723338616, 0.3580961246396842})
 	b := refuteBody([3]float64{1.2093837334690765, 0.15455406126391233, 1.5512797773893983}, [2]float64{1.9, 0.05}, [2]float64{0.5, -0.3816340847462183}, [3]float64{-1.3338735972505669, -0.33724587209349927, 1.078180621632881}, [4]float64{-0.30881428713372666, 0.23534065495845816, -0.513848076345601, -0.7649893245148834})
-	if deep := refinedDeepest(&a, &b, 120, 60); deep < 0 {
-		t.Fatalf("dense samples find the bodies overlapping (residual %g)", deep)
-	}
-	ref := refMinDistance(&a, &b)
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		r := Query(&a, &b, &opt)
-		if r.Status != Converged || math.Abs(r.Distance-ref) > 1e-9 {
-			t.Errorf("%v: %v %.12f, the reference's search %.12f", m, r.Status, r.Distance, ref)
-			continue
-		}
-		checkNearestPoints(t, m.String(), &a, &b, &r)
-	}
+	apartAtReferenceInEveryScheme(t, &a, &b)
 }
 
 // TestLowSeedWalk and TestLowSeedTouching: pairs 1320 and 1399 of
@@ -1001,20 +1016,7 @@ func TestScanRescue(t *testing.T) {
 	if _, ok := gjkSeparated(&pr); ok {
 		t.Fatal("the hulls are apart: the pair no longer needs the scan")
 	}
-	if deep := refinedDeepest(&a, &b, 120, 60); deep < 0 {
-		t.Fatalf("dense samples find the bodies overlapping (residual %g)", deep)
-	}
-	ref := refMinDistance(&a, &b)
-	for _, m := range allMethods {
-		opt := DefaultOptions()
-		opt.Method = m
-		r := Query(&a, &b, &opt)
-		if r.Status != Converged || math.Abs(r.Distance-ref) > 1e-9 {
-			t.Errorf("%v: %v %.12f, the reference's search %.12f", m, r.Status, r.Distance, ref)
-			continue
-		}
-		checkNearestPoints(t, m.String(), &a, &b, &r)
-	}
+	apartAtReferenceInEveryScheme(t, &a, &b)
 }
 
 // TestScanRescueOverlap: pair 433 of TestWideAspectPairs' draw, a thin

@@ -868,6 +868,10 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 			apart = true
 		}
 	}
+	if pr.scanned {
+		sv.hullDescent(m, pr, best, res) // (the rest of the branch below)
+		return true
+	}
 	sv.overlapScans++
 	low := lowPoint{f: math.Inf(1)}
 	if !overlapInsideBoth(pr, &low) {
@@ -916,6 +920,7 @@ func (sv *Solver) scanRescue(m Method, pr *pair, best *candidate, res *Result) {
 		sv.polishCusp(m, pr, best, res)
 		return
 	}
+	pr.scanned = true
 	sv.lowSeed(m, pr, best, &low, res, false)
 }
 
