@@ -43,6 +43,11 @@ type pair struct {
 	// nothing else, localWitness searches for a point inside both bodies
 	// around it.
 	unproven unprovenPair
+	// insideF is the residual of the deepest witness classify found
+	// inside the other body by more than overlapInside (0: none): the
+	// bodies overlap, and refuteSeparated refutes a separated answer
+	// without its scan.
+	insideF float64
 }
 
 // side returns one body's shape and transform (s, ts) and the other's (o,

@@ -516,8 +516,9 @@ func TestLowSeed(t *testing.T) {
 // and pair 841 (max_iterations, 2.4e-4 too far), now
 // TestHullRescueChartedFeet's with pair 1407 of seed 8; seed 9's pair 1184
 // is TestRidgeSearchRanksPoles'. With the default gap, seed 42's pair 351
-// is TestLowSeedWalkNewton's and seed 43's pair 850
-// TestUnconvergedNotCertified's.
+// is TestLowSeedWalkNewton's, seed 43's pair 850
+// TestUnconvergedNotCertified's and seed 46's pair 755
+// TestWitnessRefutes'.
 func TestNearTouchEndsMinimal(t *testing.T) {
 	n := 20
 	if os.Getenv("SOVVIZ_NEAR_ENDS_SWEEP") == "1" {
@@ -539,6 +540,58 @@ func TestNearTouchEndsMinimal(t *testing.T) {
 			}
 		})
 	t.Logf("%d nearly touching pairs, %d separated answers checked (lowSeed replaced %d answers)", tested, sep, sv.lowSeeds)
+}
+
+// TestWitnessRefutes: a witness that classify finds inside the other body
+// proves an overlap, whatever becomes of its pair. Pair 755 of
+// TestNearTouchEndsMinimal's sweep at SOVVIZ_NEAR_ENDS_SEED=46: a tapered
+// plate (e 0.1, 1.95) and a caved pointy shape (e 1.95, 1.95) whose sharp
+// equator crosses the plate's rim. Moved along the cold answer's normal to
+// 5.9e-10 apart, every scheme answered that, converged, while the equator
+// dips 0.016 (as a residual) into the plate: the ridge search's pair
+// 0.0029 deep, its witness inside the plate, lost to the separated pair,
+// and the scan's grid and descents found no point of the crossing inside
+// both. The cold answer before the move, 0.612609 deep, left the bodies
+// overlapping when moved out by it; it is now 0.614555 along another
+// normal. Each answer must overlap, converged, and b moved out along its
+// normal by 1.0001 times its depth must be apart by dense samples, by 0.99
+// times it still overlapping; without the refutation the moved pair's
+// answer is separated again.
+func TestWitnessRefutes(t *testing.T) {
+	a := refuteBody([3]float64{1.0135465433936799, 0.2285593621842805, 0.29451420286048835}, [2]float64{0.1, 1.95}, [2]float64{0.2664999335950843, -0.5}, [3]float64{}, [4]float64{-0.9194644625310759, -0.1532971637148223, -0.28928681381874255, 0.21771132513039138})
+	body := func(p [3]float64) geom.Body {
+		return refuteBody([3]float64{1.2992168911764965, 1.5760642453595841, 1.2821633836726682}, [2]float64{1.95, 1.95}, [2]float64{0.5, 0.5}, p, [4]float64{0.860485924786242, -0.3327186859697679, -0.10730211100444172, 0.37060559389370695})
+	}
+	cases := []struct {
+		name string
+		b    geom.Body
+	}{
+		{"moved to 5.9e-10", body([3]float64{0.8869487425606513, 0.513249710651627, 0.5065578800565694})},
+		{"cold", body([3]float64{0.4998739086143093, 0.25184766850761275, 0.11015903548295365})},
+	}
+	for _, tc := range cases {
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			res := NewSolver(opt).Query(&a, &tc.b)
+			if res.Status != Converged || !(res.Distance < 0) {
+				t.Errorf("%s, %v: %v %.12g, want a converged overlap", tc.name, m, res.Status, res.Distance)
+				continue
+			}
+			for _, f := range []float64{0.99, 1.0001} {
+				c := tc.b
+				c.Pose.Position = tc.b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
+				if deep := refinedDeepest(&a, &c, 240, 120); (deep < 0) != (f < 1) {
+					t.Errorf("%s, %v: %.12g, b moved out by %v times it: deepest residual %.3g", tc.name, m, res.Distance, f, deep)
+				}
+			}
+		}
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noWitnessRefute = true
+	if res := sv.Query(&a, &cases[0].b); !(res.Distance > 0) {
+		t.Errorf("without the refutation %v %.12g: the pair no longer tests it", res.Status, res.Distance)
+	}
 }
 
 // lowSeed keeps right answers (review of 0298e69): on the first three

@@ -57,6 +57,7 @@ type Solver struct {
 	noLowSeed              bool // tests: no lowSeed
 	noLowSeedNewton        bool // tests: no Newton in the schemes from lowSeed's walk
 	noGapScan              bool // tests: no scan of answers far above their support gap (scanGap)
+	noWitnessRefute        bool // tests: refuteSeparated scans whatever classify's witnesses proved (pair.insideF)
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -868,13 +869,22 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 			apart = true
 		}
 	}
-	if pr.scanned {
+	// A witness classify found inside the other body refutes the answer
+	// as the scan's points do (pair 755 of TestNearTouchEndsMinimal's
+	// sweep at seed 46: the ridge search's pair 0.0029 deep, refused for
+	// a separated pair 5.9e-10 apart, where the scan found no point of
+	// the crossing ridge inside the plate; TestWitnessRefutes). Not
+	// against the planes' gap, which proves the bodies apart.
+	witnessed := pr.insideF < 0 && !apart && !sv.noWitnessRefute
+	if pr.scanned && !witnessed {
 		sv.hullDescent(m, pr, best, res) // (the rest of the branch below)
 		return true
 	}
-	sv.overlapScans++
 	low := lowPoint{f: math.Inf(1)}
-	if !overlapInsideBoth(pr, &low) {
+	if !witnessed {
+		sv.overlapScans++
+	}
+	if !witnessed && !overlapInsideBoth(pr, &low) {
 		sv.lowSeed(m, pr, best, &low, res, apart)
 		// And from the hulls' closest pair, walked down onto the bodies, as
 		// after a saddle (hullDescent): a converged pair 0.147378 apart of a
@@ -1722,10 +1732,30 @@ func inside(s *geom.Superovoid, t *geom.Transform, w vec, lim float64) bool {
 // against ln(1 + 1e-9), without F's exponential, on the path of every
 // overlapping answer.
 func witnessInside(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
+	f, ok := witnessResidual(k, s, t, w)
+	return ok && f <= logWitnessLim
+}
+
+// witnessResidual is the residual witnessInside tests: ln(1 + F) with the
+// constants k, F without them (nil: the two agree to 1e-18 where it
+// matters, at ±1e-9).
+func witnessResidual(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) (float64, bool) {
 	if k == nil {
-		return inside(s, t, w, 1e-9)
+		return s.Residual(t.InvPoint(w))
 	}
-	f, ok := k.LogResidual(t.InvPoint(w))
+	return k.LogResidual(t.InvPoint(w))
+}
+
+// witness is witnessInside for a witness of one of pr's bodies (s, t, k)
+// in classify, which also keeps the deepest witness inside by more than
+// overlapInside (pr.inside): a point of one surface that far inside the
+// other body proves the bodies overlap as the scan's points do, whatever
+// becomes of its pair.
+func (pr *pair) witness(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
+	f, ok := witnessResidual(k, s, t, w)
+	if ok && f < -overlapInside && f < pr.insideF {
+		pr.insideF = f
+	}
 	return ok && f <= logWitnessLim
 }
 
@@ -1835,7 +1865,7 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 		//    read too shallow (review of 2026-11-23), and a valid worse
 		//    pair would stop the later recovery stages.
 		// (The proven overlap of a convex pair first: it needs no residual.)
-		if !(pr.convex && pr.overlapProven) && !witnessInside(pr.ka, pr.a, &pr.ta, c.Q) && !witnessInside(pr.kb, pr.b, &pr.tb, c.P) &&
+		if !(pr.convex && pr.overlapProven) && !pr.witness(pr.ka, pr.a, &pr.ta, c.Q) && !pr.witness(pr.kb, pr.b, &pr.tb, c.P) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
 			if o.converged && !pr.convex && !pr.overlapProven && (pr.unproven.dist == 0 || dist < pr.unproven.dist) {
