@@ -80,19 +80,24 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // check has refused before (prev.moveRefused, kept from query to query by
 // answer while the pair overlaps) is checked in full at every step, as is
 // a warm answer that the search took from another place than the pair
-// tracked from prev (whose depth is trackedSD). An answer tracked from prev, on a pair never
-// refused, is not checked again: the cold query checked it, and the motion
-// of one step rarely makes a second place of overlap. (A cheaper check,
-// Newton from the refused place on the moved bodies, missed an overlap
-// there and dropped the mark that cold queries carried: review of
-// 2026-12-06.)
+// tracked from prev (whose depth is trackedSD), and the first overlap after
+// a separated prev. An overlap tracked from an overlapping prev, on a pair
+// never refused, is not checked again: the check ran on prev's, and the
+// motion of one step rarely makes a second place of overlap. (A cheaper
+// check, Newton from the refused place on the moved bodies, missed an
+// overlap there and dropped the mark that cold queries carried: review of
+// 2026-12-06.) The step from apart to overlapping can: a caved prism
+// coming down on a box-like shape met it in two places at once, and the
+// warm answers tracked the shallower one, 0.025 to 0.0021 deep where the
+// bodies came apart only after 0.058 to 0.135, for five steps
+// (TestMoveOutWarmFirstOverlap).
 func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, trackedSD float64, prev, res *Result) {
 	if sv.parent != nil || sv.noMoveOut || !movesOut(pr, c) {
 		return
 	}
 	tol := pairTol(pr)
 	switched := c.sd > trackedSD+tol || c.sd < trackedSD-tol
-	if !switched && !prev.moveRefused {
+	if !switched && !prev.moveRefused && (prev.Distance < 0 || sv.noWarmFirstMoveOut) {
 		return
 	}
 	sv.moveOutCheck(m, pr, a, b, c, res)

@@ -453,3 +453,89 @@ func TestMoveOutCuspPolish(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveOutWarmFirstOverlap: the first overlapping step of a warm
+// animation after a separated one is move-out checked. A caved box-like
+// prism (e 1.95, 0.05, hull gap 0.099) coming down on a tapered box-like
+// shape (e 0.05, 0.5), turning 2° a step, met it in two places at once;
+// warm queries tracked the pair of the place where it had been 0.0025
+// apart, 0.025 deep, which moveOutWarm left unchecked (the check had run
+// on no overlap of the pair yet), while b moved out by that along its
+// normal still overlaps by 0.056 (a residual): the cold query answers
+// 0.057990, the translation that clears both places. Found by feeding 200
+// such animations of 100 steps to `sovviz query -warm` and to `sovviz
+// query`, and comparing the answers: this pair's next four steps were
+// 0.053 to 0.0021 deep where the cold answers were 0.118 to 0.145. The
+// warm answer must equal the cold one and come apart when b moves out by
+// 1.0001 times it; without the check it is the shallow pair.
+func TestMoveOutWarmFirstOverlap(t *testing.T) {
+	a := refuteBody([3]float64{0.4788740604304401, 1.0045932072990456, 0.5508196947956661}, [2]float64{0.05, 0.5}, [2]float64{0.48857193166870583, 0.24084996035121564}, [3]float64{},
+		[4]float64{-0.41113723616672526, -0.8332214424907519, -0.23156753982664757, -0.28824412450117853})
+	shapeB := func(p [3]float64, q [4]float64) geom.Body {
+		return refuteBody([3]float64{0.7369752133819014, 0.43786429342647215, 0.7116302223277052}, [2]float64{1.95, 0.05}, [2]float64{0.344116397448608, -0.2524085779858424}, p, q)
+	}
+	apart := shapeB([3]float64{0.693002469900043, 0.6628472026510228, 0.2962497789037}, [4]float64{-0.5559077713079259, 0.06326063422200098, 0.18525871499260316, -0.8078637573728491})
+	touching := shapeB([3]float64{0.6581118633152122, 0.639159673079877, 0.29146852878687274}, [4]float64{-0.5655390394086849, 0.07472991131367598, 0.1883301431030073, -0.7994453029811083})
+	for _, off := range []bool{false, true} {
+		sv := NewSolver(DefaultOptions())
+		sv.noWarmFirstMoveOut = off
+		prev := sv.Query(&a, &apart)
+		if !(prev.Distance > 0) {
+			t.Fatalf("setup: the first step is %v %.9g, not apart", prev.Status, prev.Distance)
+		}
+		w := sv.QueryWarm(&a, &touching, &prev)
+		c := touching
+		c.Pose.Position = touching.Pose.Position.Add(w.Normal.Mul(-1.0001 * w.Distance))
+		deep := refinedDeepest(&a, &c, 240, 120)
+		if off {
+			if deep > 0 {
+				t.Errorf("without the check: warm %.9g, apart when moved out by it: the pair no longer tests it", w.Distance)
+			}
+			continue
+		}
+		cold := NewSolver(DefaultOptions()).Query(&a, &touching)
+		if w.Status != Converged || math.Abs(w.Distance-cold.Distance) > 1e-9 || !(deep > 0) {
+			t.Errorf("warm %v %.9g (cold %.9g): moved out by 1.0001 times it, deepest residual %.3g", w.Status, w.Distance, cold.Distance, deep)
+		}
+	}
+}
+
+// TestWarmSearchSeparatedGoesCold: a warm search that trades the tracked
+// overlap for a separated pair no certificate proves goes cold. An
+// approach of a caved box-like prism (e 1.9, 0.05, hull gap 0.178) and a
+// tapered box-like shape (e 1, 0.05), turning 2° a step, fed to `sovviz
+// query -warm` (as TestMoveOutWarmFirstOverlap's): from the step before,
+// 0.0668 deep, Newton tracked the overlap to 0.0164 deep, the cold query's
+// answer, and the warm search replaced it with a common-normal pair 0.0426
+// apart (a separated pair beats an overlapping one there), which stood,
+// converged, while dense samples find points of one body 0.021 (as a
+// residual) inside the other. The warm answer must equal the cold one;
+// without going cold it is the separated pair.
+func TestWarmSearchSeparatedGoesCold(t *testing.T) {
+	a := refuteBody([3]float64{0.741275865050719, 0.9225348261291324, 1.4125846015006662}, [2]float64{1, 0.05}, [2]float64{0.07969883643169573, -0.20903476379211217}, [3]float64{},
+		[4]float64{0.7880247939799169, 0.13454198951236407, -0.5095165609936898, -0.3182895713090959})
+	shapeB := func(p [3]float64, q [4]float64) geom.Body {
+		return refuteBody([3]float64{0.6846541780158342, 1.2968472450834692, 0.43990086439147846}, [2]float64{1.9, 0.05}, [2]float64{-0.3605771790213538, 0.337004966110369}, p, q)
+	}
+	before := shapeB([3]float64{0.06596729042582584, 1.3713760581787917, -0.5153245752938878}, [4]float64{0.2596664072774991, -0.6812423064180109, 0.07375346596375423, -0.6804724117377577})
+	after := shapeB([3]float64{0.05944336817571086, 1.4237697818951895, -0.5412809923657411}, [4]float64{0.26477279332557524, -0.6903194210344555, 0.06418019902074494, -0.6702502270875305})
+	if deep := refinedDeepest(&a, &after, 240, 120); !(deep < -0.01) {
+		t.Fatalf("setup: deepest residual %.3g, want an overlap", deep)
+	}
+	cold := NewSolver(DefaultOptions()).Query(&a, &after)
+	for _, off := range []bool{false, true} {
+		sv := NewSolver(DefaultOptions())
+		sv.noWarmSeparatedCold = off
+		prev := sv.Query(&a, &before)
+		if !(prev.Distance < 0) {
+			t.Fatalf("setup: the first step is %v %.9g, not overlapping", prev.Status, prev.Distance)
+		}
+		w := sv.QueryWarm(&a, &after, &prev)
+		switch {
+		case off && !(w.Distance > 0):
+			t.Errorf("without going cold: warm %v %.9g: the pair no longer tests it", w.Status, w.Distance)
+		case !off && (w.Status != Converged || math.Abs(w.Distance-cold.Distance) > 1e-9 || !(w.Distance < 0)):
+			t.Errorf("warm %v %.9g, cold %v %.9g", w.Status, w.Distance, cold.Status, cold.Distance)
+		}
+	}
+}

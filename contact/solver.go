@@ -58,6 +58,8 @@ type Solver struct {
 	noLowSeedNewton        bool // tests: no Newton in the schemes from lowSeed's walk
 	noGapScan              bool // tests: no scan of answers far above their support gap (scanGap)
 	noWitnessRefute        bool // tests: refuteSeparated scans whatever classify's witnesses proved (pair.insideF)
+	noWarmFirstMoveOut     bool // tests: moveOutWarm skips a warm start's first overlap after a separated prev
+	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -453,16 +455,25 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 					search = sv.warmSearch(m, &pr, &c, res, prev)
 				}
 			}
-			if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
-				sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
+			// The search can trade the tracked overlap for a separated
+			// pair, which no stage here checks: one that no certificate
+			// proves goes cold, whose stages refute or keep it as for any
+			// query (an approach of two caved box-like shapes answered
+			// 0.0426 apart, converged, where Newton had tracked the
+			// overlap 0.0164 deep and cold queries answer that:
+			// TestWarmSearchSeparatedGoesCold).
+			if !c.separated || convex || hullCertified(&pr, &c) || sv.noWarmSeparatedCold {
+				if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
+					sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
+				}
+				res.warmFrom(prev)
+				res.Fallback = res.Fallback || polished
+				sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
+				if search.ok && keepsSearch(&c) {
+					res.search = search
+				}
+				return
 			}
-			res.warmFrom(prev)
-			res.Fallback = res.Fallback || polished
-			sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
-			if search.ok && keepsSearch(&c) {
-				res.search = search
-			}
-			return
 		}
 	}
 	// Cold: the configured initial guess first.
