@@ -88,8 +88,8 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // overlap there and dropped the mark that cold queries carried: review of
 // 2026-12-06.) The step from apart to overlapping can: a caved prism
 // coming down on a box-like shape met it in two places at once, and the
-// warm answers tracked the shallower one, 0.025 to 0.0021 deep where the
-// bodies came apart only after 0.058 to 0.135, for five steps
+// warm answers tracked the shallower one, 0.0021 to 0.054 deep where the
+// bodies came apart only after 0.058 to 0.145, for five steps
 // (TestMoveOutWarmFirstOverlap).
 func (sv *Solver) moveOutWarm(m Method, pr *pair, a, b *geom.Body, c *candidate, trackedSD float64, prev, res *Result) {
 	if sv.parent != nil || sv.noMoveOut || !movesOut(pr, c) {

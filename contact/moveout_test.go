@@ -465,7 +465,7 @@ func TestMoveOutCuspPolish(t *testing.T) {
 // 0.057990, the translation that clears both places. Found by feeding 200
 // such animations of 100 steps to `sovviz query -warm` and to `sovviz
 // query`, and comparing the answers: this pair's next four steps were
-// 0.053 to 0.0021 deep where the cold answers were 0.118 to 0.145. The
+// 0.0021 to 0.054 deep where the cold answers were 0.118 to 0.145. The
 // warm answer must equal the cold one and come apart when b moves out by
 // 1.0001 times it; without the check it is the shallow pair.
 func TestMoveOutWarmFirstOverlap(t *testing.T) {

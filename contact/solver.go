@@ -1759,7 +1759,7 @@ func witnessResidual(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transfo
 
 // witness is witnessInside for a witness of one of pr's bodies (s, t, k)
 // in classify, which also keeps the deepest witness inside by more than
-// overlapInside (pr.inside): a point of one surface that far inside the
+// overlapInside (pr.insideF): a point of one surface that far inside the
 // other body proves the bodies overlap as the scan's points do, whatever
 // becomes of its pair.
 func (pr *pair) witness(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
