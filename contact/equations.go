@@ -43,9 +43,10 @@ type pair struct {
 	// nothing else, localWitness searches for a point inside both bodies
 	// around it.
 	unproven unprovenPair
-	// insideF is the residual of the deepest witness classify found
-	// inside the other body by more than overlapInside (0: none): the
-	// bodies overlap, and refuteSeparated refutes a separated answer
+	// insideF is the residual of the deepest witness of a converged
+	// overlapping pair, deeper than a touch, that classify found inside
+	// the other body by more than overlapInside (0: none; pair.witness):
+	// the bodies overlap, and refuteSeparated refutes a separated answer
 	// without its scan.
 	insideF float64
 }

@@ -462,13 +462,16 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// 0.0426 apart, converged, where Newton had tracked the
 			// overlap 0.0164 deep and cold queries answer that:
 			// TestWarmSearchSeparatedGoesCold).
-			if !c.separated || convex || hullCertified(&pr, &c) || sv.noWarmSeparatedCold {
+			// (The cold path keeps pr, whose marks are facts about these
+			// poses, and res, which counts the warm stages' iterations.)
+			certified := c.separated && (convex || hullCertified(&pr, &c))
+			if !c.separated || certified || sv.noWarmSeparatedCold {
 				if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
 					sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
 				}
 				res.warmFrom(prev)
 				res.Fallback = res.Fallback || polished
-				sv.finish(&pr, &c, c.mtdCertified || c.separated && (convex || hullCertified(&pr, &c)), res)
+				sv.finish(&pr, &c, c.mtdCertified || certified, res)
 				if search.ok && keepsSearch(&c) {
 					res.search = search
 				}
@@ -1758,13 +1761,16 @@ func witnessResidual(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transfo
 }
 
 // witness is witnessInside for a witness of one of pr's bodies (s, t, k)
-// in classify, which also keeps the deepest witness inside by more than
-// overlapInside (pr.insideF): a point of one surface that far inside the
-// other body proves the bodies overlap as the scan's points do, whatever
-// becomes of its pair.
-func (pr *pair) witness(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
+// in classify, which, when keep is set, also keeps the deepest such
+// witness inside by more than overlapInside (pr.insideF): a point of one
+// surface that far inside the other body proves the bodies overlap as the
+// scan's points do, whatever becomes of its pair. (classify keeps only a
+// converged pair's witnesses, which lie on their own surfaces, of a pair
+// deeper than a touch: a refused touch proves nothing, as ridgeTakes and
+// lowSeed undo its mark.)
+func (pr *pair) witness(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec, keep bool) bool {
 	f, ok := witnessResidual(k, s, t, w)
-	if ok && f < -overlapInside && f < pr.insideF {
+	if keep && ok && f < -overlapInside && f < pr.insideF {
 		pr.insideF = f
 	}
 	return ok && f <= logWitnessLim
@@ -1876,7 +1882,8 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 		//    read too shallow (review of 2026-11-23), and a valid worse
 		//    pair would stop the later recovery stages.
 		// (The proven overlap of a convex pair first: it needs no residual.)
-		if !(pr.convex && pr.overlapProven) && !pr.witness(pr.ka, pr.a, &pr.ta, c.Q) && !pr.witness(pr.kb, pr.b, &pr.tb, c.P) &&
+		keep := o.converged && dist > touchLim(pr)
+		if !(pr.convex && pr.overlapProven) && !pr.witness(pr.ka, pr.a, &pr.ta, c.Q, keep) && !pr.witness(pr.kb, pr.b, &pr.tb, c.P, keep) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
 			if o.converged && !pr.convex && !pr.overlapProven && (pr.unproven.dist == 0 || dist < pr.unproven.dist) {
