@@ -42,7 +42,7 @@ func TestSolverConstsFollowShapes(t *testing.T) {
 	}
 }
 
-// witnessInside, the classification's proof that a witness lies in the
+// pair.witness, the classification's proof that a witness lies in the
 // other body, decides as inside(…, 1e-9) does: the log residual against
 // ln(1 + 1e-9) instead of the residual against 1e-9. Checked on points
 // around the surface, within 1e-7 of it on either side and at 1e-9
@@ -67,10 +67,10 @@ func TestWitnessInsideMatchesInside(t *testing.T) {
 			}
 			for _, off := range []float64{-1e-7, -1e-9, 0, 1e-9, 1e-7, 0.1, -0.1} {
 				w := tr.Point(x.Add(n.Mul(off)))
-				got, want := witnessInside(&k, s, &tr, w), inside(s, &tr, w, 1e-9)
+				got, want := new(pair).witness(&k, s, &tr, w, false), inside(s, &tr, w, 1e-9)
 				if got != want {
 					f, _ := s.Residual(tr.InvPoint(w))
-					t.Fatalf("pair %d point %d offset %g: witnessInside %v, inside %v (F %g)", i, j, off, got, want, f)
+					t.Fatalf("pair %d point %d offset %g: pair.witness %v, inside %v (F %g)", i, j, off, got, want, f)
 				}
 				checked++
 				if got {
@@ -82,7 +82,7 @@ func TestWitnessInsideMatchesInside(t *testing.T) {
 	if checked < 50000 || in < checked/2 || in > checked*5/6 { // (five offsets of seven are inside)
 		t.Fatalf("%d points checked, %d inside", checked, in)
 	}
-	if witnessInside(nil, &pairs[0][0].Shape, &geom.Transform{R: geom.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}}, vec{}) != true {
-		t.Fatalf("outside a query witnessInside does not fall back to inside")
+	if new(pair).witness(nil, &pairs[0][0].Shape, &geom.Transform{R: geom.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}}, vec{}, false) != true {
+		t.Fatalf("outside a query pair.witness does not fall back to inside")
 	}
 }

@@ -352,7 +352,7 @@ func pairAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 // leaves the overlap marked proven, as classify marked it, so that no
 // farther separated pair replaces it.) A refused touch is no proof of an
 // overlap: its run's mark is undone, to proven, the mark before the run
-// (witnessInside accepts points 1e-9 inside, and a mark left by a refused
+// (pair.witness accepts points 1e-9 inside, and a mark left by a refused
 // touch would keep later stages from every separated pair). Unlike
 // lowSeed, which undoes every refused run's mark, a refused deeper pair
 // keeps its mark: its witness inside the other body proves the overlap

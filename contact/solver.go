@@ -894,22 +894,21 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 		sv.hullDescent(m, pr, best, res) // (the rest of the branch below)
 		return true
 	}
-	low := lowPoint{f: math.Inf(1)}
 	if !witnessed {
 		sv.overlapScans++
-	}
-	if !witnessed && !overlapInsideBoth(pr, &low) {
-		sv.lowSeed(m, pr, best, &low, res, apart)
-		// And from the hulls' closest pair, walked down onto the bodies, as
-		// after a saddle (hullDescent): a converged pair 0.147378 apart of a
-		// box-like plate's bottom face against a pointy shape's equator,
-		// 0.136·L above the planes' gap, where the plate's rim and the
-		// shape's sloping side are 0.134724 apart and no start nor the
-		// scan's lowest point led there (TestScanHullDescent; since
-		// 2026-12-07 Newton from lowSeed's walk finds it too, and the test
-		// turns that off).
-		sv.hullDescent(m, pr, best, res)
-		return true
+		if low := (lowPoint{f: math.Inf(1)}); !overlapInsideBoth(pr, &low) {
+			sv.lowSeed(m, pr, best, &low, res, apart)
+			// And from the hulls' closest pair, walked down onto the bodies, as
+			// after a saddle (hullDescent): a converged pair 0.147378 apart of a
+			// box-like plate's bottom face against a pointy shape's equator,
+			// 0.136·L above the planes' gap, where the plate's rim and the
+			// shape's sloping side are 0.134724 apart and no start nor the
+			// scan's lowest point led there (TestScanHullDescent; since
+			// 2026-12-07 Newton from lowSeed's walk finds it too, and the test
+			// turns that off).
+			sv.hullDescent(m, pr, best, res)
+			return true
+		}
 	}
 	sv.refuted++
 	*best = candidate{}
@@ -1741,16 +1740,7 @@ func inside(s *geom.Superovoid, t *geom.Transform, w vec, lim float64) bool {
 	return ok && f <= lim
 }
 
-// witnessInside is inside(s, t, w, 1e-9) for a query's side, whose
-// evaluation constants k it keeps (nil outside a query): ln(1 + F)
-// against ln(1 + 1e-9), without F's exponential, on the path of every
-// overlapping answer.
-func witnessInside(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) bool {
-	f, ok := witnessResidual(k, s, t, w)
-	return ok && f <= logWitnessLim
-}
-
-// witnessResidual is the residual witnessInside tests: ln(1 + F) with the
+// witnessResidual is the residual pair.witness tests: ln(1 + F) with the
 // constants k, F without them (nil: the two agree to 1e-18 where it
 // matters, at ±1e-9).
 func witnessResidual(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec) (float64, bool) {
@@ -1760,14 +1750,17 @@ func witnessResidual(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transfo
 	return k.LogResidual(t.InvPoint(w))
 }
 
-// witness is witnessInside for a witness of one of pr's bodies (s, t, k)
-// in classify, which, when keep is set, also keeps the deepest such
-// witness inside by more than overlapInside (pr.insideF): a point of one
-// surface that far inside the other body proves the bodies overlap as the
-// scan's points do, whatever becomes of its pair. (classify keeps only a
-// converged pair's witnesses, which lie on their own surfaces, of a pair
-// deeper than a touch: a refused touch proves nothing, as ridgeTakes and
-// lowSeed undo its mark.)
+// witness reports whether the world point w, a witness of one of pr's
+// bodies in classify, lies in the body (s, t) to within 1e-9: it is
+// inside(s, t, w, 1e-9) for a query's side, whose evaluation constants k
+// it keeps (nil outside a query), ln(1 + F) against ln(1 + 1e-9) without
+// F's exponential, on the path of every overlapping answer. When keep is
+// set it also keeps the deepest such witness inside by more than
+// overlapInside (pr.insideF): a point of one surface that far inside the
+// other body proves the bodies overlap as the scan's points do, whatever
+// becomes of its pair. (classify keeps only a converged pair's witnesses,
+// which lie on their own surfaces, of a pair deeper than a touch: a
+// refused touch proves nothing, as ridgeTakes and lowSeed undo its mark.)
 func (pr *pair) witness(k *geom.ImplicitConsts, s *geom.Superovoid, t *geom.Transform, w vec, keep bool) bool {
 	f, ok := witnessResidual(k, s, t, w)
 	if keep && ok && f < -overlapInside && f < pr.insideF {
