@@ -2,6 +2,7 @@ package contact
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sovviz/sovviz/geom"
 )
@@ -9,7 +10,10 @@ import (
 // gridVals holds the other body's residual at each point of gridWitness's
 // grids (witnessAzimuths × the witnessZeniths−1 rows off the poles), per
 // side, for descentWitness to start from.
-type gridVals [2][witnessAzimuths * (witnessZeniths - 1)]float64
+type gridVals [2]sideVals
+
+// sideVals holds one side's values of gridWitness's grid.
+type sideVals [witnessAzimuths * (witnessZeniths - 1)]float64
 
 // descentWitness looks for a point of either surface inside the other body
 // where the grid found none: from the grid's lowest local minima of the
@@ -23,56 +27,124 @@ type gridVals [2][witnessAzimuths * (witnessZeniths - 1)]float64
 // beyond rounding inside (inside, −overlapInside), as gridWitness does.
 // Otherwise low, when not nil, receives the lowest point a descent reached
 // (lowSeed starts Newton there).
-func descentWitness(pr *pair, g *gridVals, low *lowPoint) bool {
-	const nz = witnessZeniths - 1
+//
+// With dist, when none of these descents found a point inside, each side
+// descends again from the grid's local minima of the first-order distance
+// f/|∇f| (gridDistances) that were not among the residual's. The log
+// residual is a poor proxy for the distance to a thin or long body (it
+// measures the way out radially, relative to the body's extent in that
+// direction): a box-like plate's rim (e 0.1,
+// 0.05, 0.17 thick) crossed a caved shape's vertical edge within 1.5e-9,
+// and the residual's only grid minimum on that shape lay by its far tip
+// (0.075), where the plate's long axis points, while the grid point beside
+// the crossing read 0.086; the query answered 0.019 apart, converged
+// (TestDistanceStarts).
+func descentWitness(pr *pair, g *gridVals, low *lowPoint, dist bool) bool {
+	var start [2][descentStarts]int
+	var n [2]int
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.side(side)
-		v := &g[side]
-		// The descentStarts lowest grid points no lower than a neighbour
-		// (azimuths wrap; the rows off the poles do not).
-		var start [descentStarts]int
-		var sv [descentStarts]float64
-		n := 0
-		for i := 0; i < witnessAzimuths; i++ {
-			for j := 0; j < nz; j++ {
-				f := v[i*nz+j]
-				if !(f < math.Inf(1)) {
-					continue
-				}
-				l, r := (i+witnessAzimuths-1)%witnessAzimuths, (i+1)%witnessAzimuths
-				if v[l*nz+j] < f || v[r*nz+j] < f || j > 0 && v[i*nz+j-1] < f || j < nz-1 && v[i*nz+j+1] < f {
-					continue
-				}
-				// (Insertion into the sorted few.)
-				k := min(n, descentStarts-1)
-				if n == descentStarts && f >= sv[k] {
-					continue
-				}
-				for k > 0 && sv[k-1] > f {
-					sv[k], start[k] = sv[k-1], start[k-1]
-					k--
-				}
-				sv[k], start[k] = f, i*nz+j
-				n = min(n+1, descentStarts)
+		k := o.ImplicitConsts()
+		start[side], n[side] = gridMinima(&g[side])
+		if descendFrom(s, &k, ts, to, o, side, start[side][:n[side]], low) {
+			return true
+		}
+	}
+	for side := 0; dist && side < 2; side++ {
+		s, o, ts, to := pr.side(side)
+		k := o.ImplicitConsts()
+		var d sideVals
+		gridDistances(s, &k, ts, to, &g[side], &d)
+		ds, dn := gridMinima(&d)
+		m := 0
+		for _, c := range ds[:dn] {
+			if !slices.Contains(start[side][:n[side]], c) {
+				ds[m] = c
+				m++
 			}
 		}
-		k := o.ImplicitConsts()
-		for c := 0; c < n; c++ {
-			i, j := start[c]/nz, start[c]%nz
-			// (Off the grid point by a quarter of the first step: the grid
-			// holds the faces' centres and the ridges, p1 a multiple of
-			// π/2 or p2 = 0, where the residual's derivative across them
-			// vanishes or is floored and a descent cannot leave: a review's
-			// pair answered 0.0074 apart, overlapping by 2.9e-9.)
-			p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths + descentStep/4
-			p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths + descentStep/4
-			in, p, f := surfaceDescent(s, &k, ts, to, o, p1, p2)
-			if in {
-				return true
+		if descendFrom(s, &k, ts, to, o, side, ds[:m], low) {
+			return true
+		}
+	}
+	return false
+}
+
+// gridDistances fills d with the first-order distance f/|∇f| from each
+// point of a side's grid to the other body (k its constants), from the
+// log residual f and its gradient; +Inf where the grid's residual v is
+// undefined.
+func gridDistances(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, v, d *sideVals) {
+	const nz = witnessZeniths - 1
+	for c := range d {
+		d[c] = math.Inf(1)
+		if !(v[c] < math.Inf(1)) {
+			continue
+		}
+		i, j := c/nz, c%nz
+		p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths
+		p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths
+		var e geom.Implicit
+		if k.LogResidualHessianInto(to.InvPoint(ts.Point(s.Point(p1, p2))), false, &e) {
+			if r := e.G / e.Grad.Len(); r-r == 0 { // (finite)
+				d[c] = r
 			}
-			if low != nil && f < low.f {
-				*low = lowPoint{side: side, p: p, f: f, ok: true}
+		}
+	}
+}
+
+// gridMinima returns the descentStarts lowest points of a side's grid
+// values v no lower than a neighbour (azimuths wrap; the rows off the
+// poles do not), lowest first.
+func gridMinima(v *sideVals) (start [descentStarts]int, n int) {
+	const nz = witnessZeniths - 1
+	var sv [descentStarts]float64
+	for i := 0; i < witnessAzimuths; i++ {
+		for j := 0; j < nz; j++ {
+			f := v[i*nz+j]
+			if !(f < math.Inf(1)) {
+				continue
 			}
+			l, r := (i+witnessAzimuths-1)%witnessAzimuths, (i+1)%witnessAzimuths
+			if v[l*nz+j] < f || v[r*nz+j] < f || j > 0 && v[i*nz+j-1] < f || j < nz-1 && v[i*nz+j+1] < f {
+				continue
+			}
+			// (Insertion into the sorted few.)
+			k := min(n, descentStarts-1)
+			if n == descentStarts && f >= sv[k] {
+				continue
+			}
+			for k > 0 && sv[k-1] > f {
+				sv[k], start[k] = sv[k-1], start[k-1]
+				k--
+			}
+			sv[k], start[k] = f, i*nz+j
+			n = min(n+1, descentStarts)
+		}
+	}
+	return start, n
+}
+
+// descendFrom runs surfaceDescent from each grid point of side in starts
+// (indices into the side's grid), reporting whether one reached a point
+// inside the other body; low keeps the lowest point reached.
+func descendFrom(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, o *geom.Superovoid, side int, starts []int, low *lowPoint) bool {
+	const nz = witnessZeniths - 1
+	for _, c := range starts {
+		i, j := c/nz, c%nz
+		// (Off the grid point by a quarter of the first step: the grid
+		// holds the faces' centres and the ridges, p1 a multiple of
+		// π/2 or p2 = 0, where the residual's derivative across them
+		// vanishes or is floored and a descent cannot leave: a review's
+		// pair answered 0.0074 apart, overlapping by 2.9e-9.)
+		p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths + descentStep/4
+		p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths + descentStep/4
+		in, p, f := surfaceDescent(s, k, ts, to, o, p1, p2)
+		if in {
+			return true
+		}
+		if low != nil && f < low.f {
+			*low = lowPoint{side: side, p: p, f: f, ok: true}
 		}
 	}
 	return false

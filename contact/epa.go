@@ -557,10 +557,10 @@ func centresWitness(pr *pair) bool {
 // overlapInsideBoth is overlapWitness without a polytope's points: the
 // centres and their segment, then the surfaces' grids and the descents
 // from their lowest points (refuteSeparated), the lowest point they
-// reached left in low.
-func overlapInsideBoth(pr *pair, low *lowPoint) bool {
+// reached left in low; dist adds descentWitness's distance-ranked starts.
+func overlapInsideBoth(pr *pair, low *lowPoint, dist bool) bool {
 	var g gridVals
-	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths, &g) || descentWitness(pr, &g, low)
+	return centresWitness(pr) || gridWitness(pr, witnessAzimuths, witnessZeniths, &g) || descentWitness(pr, &g, low, dist)
 }
 
 // gridWitness reports whether a point of a parametric grid of either

@@ -517,8 +517,8 @@ func TestLowSeed(t *testing.T) {
 // TestHullRescueChartedFeet's with pair 1407 of seed 8; seed 9's pair 1184
 // is TestRidgeSearchRanksPoles'. With the default gap, seed 42's pair 351
 // is TestLowSeedWalkNewton's, seed 43's pair 850
-// TestUnconvergedNotCertified's and seed 46's pair 755
-// TestWitnessRefutes'.
+// TestUnconvergedNotCertified's, seed 46's pair 755
+// TestWitnessRefutes' and seed 48's pair 316 TestDistanceStarts'.
 func TestNearTouchEndsMinimal(t *testing.T) {
 	n := 20
 	if os.Getenv("SOVVIZ_NEAR_ENDS_SWEEP") == "1" {
@@ -588,9 +588,41 @@ func TestWitnessRefutes(t *testing.T) {
 		}
 	}
 	sv := NewSolver(DefaultOptions())
-	sv.noWitnessRefute = true
+	// (The scan's distance-ranked starts find the crossing too, since
+	// TestDistanceStarts: both off.)
+	sv.noWitnessRefute, sv.noDistStarts = true, true
 	if res := sv.Query(&a, &cases[0].b); !(res.Distance > 0) {
 		t.Errorf("without the refutation %v %.12g: the pair no longer tests it", res.Status, res.Distance)
+	}
+}
+
+// TestDistanceStarts: the scan's descents start from the grid's minima of
+// the first-order distance too (descentWitness). Pair 316 of
+// TestNearTouchEndsMinimal's sweep at SOVVIZ_NEAR_ENDS_SEED=48: a tapered
+// box-like plate (e 0.1, 0.05; 0.17 thick) whose rim crosses the vertical
+// edge of a caved shape (e 0.05, 1.9; tapers −0.5), b moved along the cold
+// answer's normal to overlap by 1.5e-9. The implicit scheme answered
+// 0.018983 apart, converged: the plate's residual over the other surface
+// had its only grid minimum near that shape's far tip, and no descent
+// reached the crossing. Every scheme must answer a touch, converged,
+// within 1e-8 and no farther apart than the reference; without the
+// distance-ranked starts the implicit scheme's answer is the far one.
+func TestDistanceStarts(t *testing.T) {
+	a := refuteBody([3]float64{1.941908856659867, 0.8828899505361664, 0.172932378717393}, [2]float64{0.1, 0.05}, [2]float64{0.5, -0.5}, [3]float64{}, [4]float64{0.1453440840932889, 0.2437898079147773, -0.6560569991216006, 0.6993074007040962})
+	b := refuteBody([3]float64{0.3479910720935231, 1.8126896309221605, 1.2359368029227866}, [2]float64{0.05, 1.9}, [2]float64{-0.5, -0.5}, [3]float64{1.1450756645532238, -0.8376804397235766, 0.21483911921089058}, [4]float64{0.055721782145553504, -0.36393852177116875, -0.6389595926180085, -0.6754068954096994})
+	ref := refMinDistance(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := NewSolver(opt).Query(&a, &b)
+		if r.Status != Converged || !(math.Abs(r.Distance) <= 1e-8) || r.Distance > ref+1e-9 {
+			t.Errorf("%v: %v %.12g, want a converged touch (reference distance %.3g)", m, r.Status, r.Distance, ref)
+		}
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noDistStarts = true
+	if r := sv.Query(&a, &b); !(r.Distance > 1e-3) {
+		t.Errorf("without the distance-ranked starts %v %.12g: the pair no longer tests them", r.Status, r.Distance)
 	}
 }
 

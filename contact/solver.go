@@ -60,6 +60,7 @@ type Solver struct {
 	noWitnessRefute        bool // tests: refuteSeparated scans whatever classify's witnesses proved (pair.insideF)
 	noWarmFirstMoveOut     bool // tests: moveOutWarm skips a warm start's first overlap after a separated prev
 	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
+	noDistStarts           bool // tests: the scan's descents start from the residual's grid minima only
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -896,7 +897,7 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 	}
 	if !witnessed {
 		sv.overlapScans++
-		if low := (lowPoint{f: math.Inf(1)}); !overlapInsideBoth(pr, &low) {
+		if low := (lowPoint{f: math.Inf(1)}); !overlapInsideBoth(pr, &low, !sv.noDistStarts) {
 			sv.lowSeed(m, pr, best, &low, res, apart)
 			// And from the hulls' closest pair, walked down onto the bodies, as
 			// after a saddle (hullDescent): a converged pair 0.147378 apart of a
@@ -937,7 +938,7 @@ func (sv *Solver) refuteSeparated(m Method, pr *pair, best *candidate, res *Resu
 func (sv *Solver) scanRescue(m Method, pr *pair, best *candidate, res *Result) {
 	sv.overlapScans++
 	low := lowPoint{f: math.Inf(1)}
-	if overlapInsideBoth(pr, &low) {
+	if overlapInsideBoth(pr, &low, !sv.noDistStarts) {
 		pr.overlapProven = true
 		sv.epaRescue(m, pr, best, res)
 		sv.polishCusp(m, pr, best, res)
