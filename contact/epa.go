@@ -42,7 +42,7 @@ type epa struct {
 	nf     int
 	edges  [epaMaxE][2]int16
 	iters  int // support points added after the initial polytope (tests)
-	// noFlatLook (tests): no look off a flat or collinear start.
+	// noFlatLook (tests): no look off a flat start.
 	noFlatLook bool
 }
 
@@ -197,20 +197,6 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 	i1, _ := far(func(v vec) float64 { return v.Sub(e.w[0]).Len() })
 	u := e.w[i1].Sub(e.w[0]).Normalize()
 	i2, l2 := far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
-	if !(l2 > 1e-9*scale) && scale > 0 && !e.noFlatLook {
-		// Every support on one line: look across it too (below).
-		p := u.Cross(vec{1, 0, 0})
-		if p.Len() < 0.5 {
-			p = u.Cross(vec{0, 1, 0})
-		}
-		p = p.Normalize()
-		q := u.Cross(p)
-		look(p)
-		look(p.Mul(-1))
-		look(q)
-		look(q.Mul(-1))
-		i2, l2 = far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
-	}
 	pn := scaledCross(e.w[i1].Sub(e.w[0]), e.w[i2].Sub(e.w[0])).Normalize()
 	i3, l3 := far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
 	if l2 > 1e-9*scale && !(l3 > 1e-9*scale) && !e.noFlatLook {
