@@ -157,9 +157,10 @@ var epaDirs = [14]vec{
 }
 
 // run expands the polytope of C for pr, from the supports along 14 fixed
-// directions, until the bounds are within tol, the lower bound reaches
-// stop, or it runs out of room. ok is false when no
-// polytope could be built (flat supports); lower is −Inf until the
+// directions (and, where those lie in one plane, along its normal both
+// ways), until the bounds are within tol, the lower bound reaches stop,
+// or it runs out of room. ok is false when no polytope could be built
+// (supports flat even after that look); lower is −Inf until the
 // polytope holds the origin. The bodies must overlap: for separated ones
 // the polytope never holds the origin and the search runs until it is full.
 func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
@@ -200,12 +201,12 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 	pn := scaledCross(e.w[i1].Sub(e.w[0]), e.w[i2].Sub(e.w[0])).Normalize()
 	i3, l3 := far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
 	if l2 > 1e-9*scale && !(l3 > 1e-9*scale) && !e.noFlatLook {
-		// Every support in one plane: a thin pointy shape (e 1.95, 0.13
-		// thick) put those of the 14 directions on the tips of its
-		// middle plane, and the polytope could not start; an overlap of
-		// two such shapes, 2.0 times the thickness deep, was answered
-		// 1.1e-3 too deep, uncertified (TestEPAFlatStart). Its normal
-		// both ways finds the tips off the plane.
+		// Every support in one plane: a thin pointy shape (e 1.95,
+		// smallest semi-axis 0.13) put those of the 14 directions on the
+		// tips of its middle plane, and the polytope could not start; an
+		// overlap of two such shapes, 1.9 times that semi-axis deep, was
+		// answered 1.1e-3 too deep, uncertified (TestEPAFlatStart). Its
+		// normal both ways finds the tips off the plane.
 		look(pn)
 		look(pn.Mul(-1))
 		i3, l3 = far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })

@@ -327,8 +327,8 @@ func TestLocalWitnessCrossedEdges(t *testing.T) {
 // directions, which on a thin pointy shape (semi-axes 1.78, 0.13, 1.33;
 // e 1.95, 1.36, convex) all lay on the tips of its middle plane, so that
 // the first tetrahedron was flat and the polytope gave up: an overlap of
-// two such bodies, turned alike and 0.028 apart (about twice the
-// thickness deep), was answered −0.251615, uncertified, in every scheme,
+// two such bodies, turned alike with centres 0.026 apart (1.9 times the
+// smallest semi-axis deep), was answered −0.251615, uncertified, in every scheme,
 // where the support gap along another direction is −0.250546, and the
 // concentric pair −0.266662 by the implicit scheme, against −0.266124
 // (found by a sweep of concentric copies, 2026-12-07). Looking along the

@@ -510,8 +510,9 @@ func TestLowSeed(t *testing.T) {
 // instead of 20 (about 7 minutes): before lowSeed, 10 of its 756 separated
 // answers were farther apart than the reference, by 2.2e-9 to 0.40 (five
 // of them converged, uncertified), and one of those hid an overlap; now
-// none of its 745 is (2026-12-07). SOVVIZ_NEAR_ENDS_GAP and SOVVIZ_NEAR_ENDS_SEED change
-// the gap's bound and the draw's seed (3): with a gap up to 0.3 and seed 7
+// none of its 745 is (2026-12-07). SOVVIZ_NEAR_ENDS_GAP and
+// SOVVIZ_NEAR_ENDS_SEED change the gap's bound and the draw's seed (3):
+// with a gap up to 0.3 and seed 7
 // the sweep found 2 of 712 separated answers too far apart: TestGapScan's
 // and pair 841 (max_iterations, 2.4e-4 too far), now
 // TestHullRescueChartedFeet's with pair 1407 of seed 8; seed 9's pair 1184
@@ -587,9 +588,15 @@ func TestWitnessRefutes(t *testing.T) {
 			}
 		}
 	}
+	// The scan's distance-ranked starts find the crossing too (since
+	// TestDistanceStarts): the refutation alone must still prove the
+	// overlap, and with both off the answer is separated.
 	sv := NewSolver(DefaultOptions())
-	// (The scan's distance-ranked starts find the crossing too, since
-	// TestDistanceStarts: both off.)
+	sv.noDistStarts = true
+	if res := sv.Query(&a, &cases[0].b); res.Status != Converged || !(res.Distance < 0) {
+		t.Errorf("the refutation alone: %v %.12g, want a converged overlap", res.Status, res.Distance)
+	}
+	sv = NewSolver(DefaultOptions())
 	sv.noWitnessRefute, sv.noDistStarts = true, true
 	if res := sv.Query(&a, &cases[0].b); !(res.Distance > 0) {
 		t.Errorf("without the refutation %v %.12g: the pair no longer tests it", res.Status, res.Distance)
@@ -599,7 +606,7 @@ func TestWitnessRefutes(t *testing.T) {
 // TestDistanceStarts: the scan's descents start from the grid's minima of
 // the first-order distance too (descentWitness). Pair 316 of
 // TestNearTouchEndsMinimal's sweep at SOVVIZ_NEAR_ENDS_SEED=48: a tapered
-// box-like plate (e 0.1, 0.05; 0.17 thick) whose rim crosses the vertical
+// box-like plate (e 0.1, 0.05; semi-axes 1.94, 0.88, 0.17) whose rim crosses the vertical
 // edge of a caved shape (e 0.05, 1.9; tapers −0.5), b moved along the cold
 // answer's normal to overlap by 1.5e-9. The implicit scheme answered
 // 0.018983 apart, converged: the plate's residual over the other surface
