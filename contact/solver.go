@@ -61,6 +61,7 @@ type Solver struct {
 	noWarmFirstMoveOut     bool // tests: moveOutWarm skips a warm start's first overlap after a separated prev
 	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
 	noDistStarts           bool // tests: the scan's descents start from the residual's grid minima only
+	noProvenDepth          bool // tests: touchRescue may take a pair deeper than a proven translation
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -2299,6 +2300,24 @@ func (sv *Solver) stalledGuessAscent(pr *pair, seen vec, best *candidate, res *R
 	}
 }
 
+// deeperThanProven reports whether c overlaps deeper, by more than
+// pairTol, than an overlapping best whose translation the hulls' support
+// planes prove separating (b moved by best's depth along its normal parts
+// the hulls, hence the bodies), such as the polytope's own pair: c then
+// is no minimum translation, whatever its convergence. (Pair 104 of
+// TestApproachSweep's first draw at SOVVIZ_SWEEP_SEED=38: touchRescue's
+// converged pair 0.0607117 deep replaced the polytope's unconverged
+// 0.0599459 in every scheme; TestTouchRescueKeepsProvenDepth.)
+func (sv *Solver) deeperThanProven(pr *pair, c, best *candidate) bool {
+	tol := pairTol(pr)
+	if sv.noProvenDepth || !c.valid || c.separated || !best.valid || best.separated || !(c.sd < best.sd-tol) || !(best.nP.Len() > 0) {
+		return false
+	}
+	n := best.nP.Normalize()
+	w, _, _ := diffSupport(pr, n)
+	return n.Dot(w) <= -best.sd+tol
+}
+
 // touchRescue climbs the exact gap (exactAscent) from the best pair's
 // normal, the cold guess's direction and the centres' line, for a query
 // that no stage has answered converged, and keeps what it finds when
@@ -2330,7 +2349,7 @@ func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res
 		// pointy tip in a box-like body's dip, answered 0.059 apart over
 		// a valid overlap 0.21 deep that had not converged;
 		// TestSeparatedAnswerRefuted.)
-		if !ok || c.separated && pr.overlapProven || !better(c, best) {
+		if !ok || c.separated && pr.overlapProven || !better(c, best) || sv.deeperThanProven(pr, c, best) {
 			return false
 		}
 		*best = *c
