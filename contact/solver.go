@@ -2323,10 +2323,11 @@ func (sv *Solver) deeperThanProven(pr *pair, c, best *candidate) bool {
 // that no stage has answered converged, and keeps what it finds when
 // better: the pair where the climb ends when classify accepts it, else
 // Newton's pair from its points (each scheme), else the supports' own
-// proof of a touching pair (touchingPair). Most such queries are two
-// pointy bodies resting tip to tip or tip to ridge, where the common-
-// normal starts stall on the tips. It runs on no pair of the paper
-// battery, every one of which converges before it.
+// proof of a touching pair (touchingPair); never an overlap deeper than a
+// best whose translation the support planes prove (deeperThanProven).
+// Most such queries are two pointy bodies resting tip to tip or tip to
+// ridge, where the common-normal starts stall on the tips. It runs on no
+// pair of the paper battery, every one of which converges before it.
 func (sv *Solver) touchRescue(m Method, pr *pair, seen vec, best *candidate, res *Result) {
 	var dirs [3]vec
 	nd := 0
