@@ -75,15 +75,12 @@ func descentWitness(pr *pair, g *gridVals, low *lowPoint, dist bool) bool {
 // lying 0.27 and 0.17 from the plate, and ranked before the one beside
 // the crossing, 0.018.)
 func gridDistances(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, v, d *sideVals) {
-	const nz = witnessZeniths - 1
 	for c := range d {
 		d[c] = math.Inf(1)
 		if !(v[c] <= distFar) {
 			continue
 		}
-		i, j := c/nz, c%nz
-		p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths
-		p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths
+		p1, p2 := witnessAngles(c)
 		var e geom.Implicit
 		if k.LogResidualHessianInto(to.InvPoint(ts.Point(s.Point(p1, p2))), false, &e) {
 			if r := e.G / e.Grad.Len(); r-r == 0 { // (finite)
@@ -91,6 +88,14 @@ func gridDistances(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Tran
 			}
 		}
 	}
+}
+
+// witnessAngles returns the surface parameters of point c of a side's
+// grid (gridWitness's witness grid, the poles left out).
+func witnessAngles(c int) (p1, p2 float64) {
+	const nz = witnessZeniths - 1
+	i, j := c/nz, c%nz
+	return -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths, -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths
 }
 
 // distFar is the residual (a relative radial distance: 1 is a point as
@@ -134,17 +139,14 @@ func gridMinima(v *sideVals) (start [descentStarts]int, n int) {
 // (indices into the side's grid), reporting whether one reached a point
 // inside the other body; low keeps the lowest point reached.
 func descendFrom(s *geom.Superovoid, k *geom.ImplicitConsts, ts, to *geom.Transform, o *geom.Superovoid, side int, starts []int, low *lowPoint) bool {
-	const nz = witnessZeniths - 1
 	for _, c := range starts {
-		i, j := c/nz, c%nz
+		p1, p2 := witnessAngles(c)
 		// (Off the grid point by a quarter of the first step: the grid
 		// holds the faces' centres and the ridges, p1 a multiple of
 		// π/2 or p2 = 0, where the residual's derivative across them
 		// vanishes or is floored and a descent cannot leave: a review's
 		// pair answered 0.0074 apart, overlapping by 2.9e-9.)
-		p1 := -math.Pi + 2*math.Pi*float64(i)/witnessAzimuths + descentStep/4
-		p2 := -math.Pi/2 + math.Pi*float64(j+1)/witnessZeniths + descentStep/4
-		in, p, f := surfaceDescent(s, k, ts, to, o, p1, p2)
+		in, p, f := surfaceDescent(s, k, ts, to, o, p1+descentStep/4, p2+descentStep/4)
 		if in {
 			return true
 		}

@@ -199,7 +199,8 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 	u := e.w[i1].Sub(e.w[0]).Normalize()
 	i2, l2 := far(func(v vec) float64 { d := v.Sub(e.w[0]); return d.Sub(u.Mul(u.Dot(d))).Len() })
 	pn := scaledCross(e.w[i1].Sub(e.w[0]), e.w[i2].Sub(e.w[0])).Normalize()
-	i3, l3 := far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
+	offPlane := func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) }
+	i3, l3 := far(offPlane)
 	if l2 > 1e-9*scale && !(l3 > 1e-9*scale) && !e.noFlatLook {
 		// Every support in one plane: a thin pointy shape (e 1.95,
 		// smallest semi-axis 0.13) put those of the 14 directions on the
@@ -209,7 +210,7 @@ func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 		// normal both ways finds the tips off the plane.
 		look(pn)
 		look(pn.Mul(-1))
-		i3, l3 = far(func(v vec) float64 { return math.Abs(pn.Dot(v.Sub(e.w[0]))) })
+		i3, l3 = far(offPlane)
 	}
 	if !(l2 > 1e-9*scale && l3 > 1e-9*scale) {
 		return b, false

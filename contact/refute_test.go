@@ -1173,3 +1173,27 @@ func BenchmarkQueryGapScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOverlapScan times the scan of refuteSeparated (overlapInsideBoth)
+// on the first pair of TestLowSeedKeepsRightAnswers, nearly touching and
+// apart, where it finds no point inside both bodies: with the
+// distance-ranked starts of descentWitness (Dist) and without (Residual).
+func BenchmarkOverlapScan(b *testing.B) {
+	a := refuteBody([3]float64{0.552771290859303, 0.5458254323693769, 1.3101444328786997}, [2]float64{0.05, 0.1}, [2]float64{0.5, 0}, [3]float64{0, 0, 0}, [4]float64{-0.07913203200133548, 0.47487358477004094, -0.8465836197556086, -0.2270008254621143})
+	c := refuteBody([3]float64{1.0742001383474529, 0.7933688436616462, 1.6362167330534516}, [2]float64{1.95, 0.1}, [2]float64{0.5, 0.0020054059497035537}, [3]float64{-1.5846939872337724, -0.2032995105220415, 0.5926650598609915}, [4]float64{0.12568935514586996, -0.10650726305727631, 0.09490071860051832, 0.9817597682366949})
+	for _, dist := range []bool{false, true} {
+		name := "Residual"
+		if dist {
+			name = "Dist"
+		}
+		b.Run(name, func(b *testing.B) {
+			pr := newPair(&a, &c)
+			for i := 0; i < b.N; i++ {
+				low := lowPoint{f: math.Inf(1)}
+				if overlapInsideBoth(&pr, &low, dist) {
+					b.Fatal("the scan found a point inside both bodies: the pair no longer times a scan that finds none")
+				}
+			}
+		})
+	}
+}
