@@ -247,6 +247,13 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			replaced = true
 			continue
 		}
+		if !sv.noTipStationary {
+			if c, ok := tipStationary(m, pr, sd); ok && ridgeTakes(pr, &c, best, tol, pr.overlapProven) {
+				res.Fallback = true
+				replaced = true
+				continue
+			}
+		}
 		if sd.d > 0 {
 			// The polish kept nothing (it converged uphill, to a farther
 			// critical pair, or stalled) from a sample outside the other
@@ -272,6 +279,17 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 					replaced = true
 				}
 			}
+		}
+	}
+	if !sv.noWalkRefutes && best.valid && best.converged && best.separated && !pr.overlapProven && walkSD < best.sd-tol && !hullCertified(pr, best) {
+		// A walk reached two surface points closer than the converged
+		// best, which so is not the closest pair, and no polish from
+		// there converged: the walk's pair answers, unconverged, a true
+		// distance nearer the minimum (TestWalkRefutes).
+		if c, ok := pairAt(m, pr, walkP, walkQ); ok {
+			*best = c
+			res.Fallback = true
+			replaced = true
 		}
 	}
 	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
@@ -326,6 +344,40 @@ func tipPair(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
 		lp, lq = sd.foot, sd.own
 	}
 	return pairAt(m, pr, lp, lq)
+}
+
+// tipStationary is the pair of a tip sample and its exact foot on the
+// other surface, converged, where the tip is its own body's support point
+// along the line to the foot (to pairTol): the foot's
+// normal lies along that line (projectPoint's test) and the line lies in
+// the tip's normal cone, so the pair is a stationary pair of the distance,
+// which no Newton run reaches (within 1e-13 of a pointy tip the normal
+// sweeps its cone). Its normals are the line's (dual, as GJK's: the
+// tip's own is the limit of its cone). ok is false for any other sample,
+// a sample inside the other body, or a tip its body's support point along
+// the line is beyond. A small tapered prism's pointy pole (e 0.05 and 1.9,
+// semi-axes 0.006 to 0.058), 0.2055379 from a box-like shape's face, was
+// answered 0.2062008 apart, converged, at a corner of its equator, every
+// chart run from the pole failing (TestTipStationary).
+func tipStationary(m Method, pr *pair, sd *ridgeSeed) (c candidate, ok bool) {
+	if !sd.tip || !sd.exact || !(sd.d > 0) {
+		return c, false
+	}
+	if c, ok = tipPair(m, pr, sd); !ok {
+		return c, false
+	}
+	s, _, ts, _ := pr.side(sd.side)
+	in := pr.ia
+	u := c.Q.Sub(c.P) // from the tip to the foot, in the world
+	if sd.side == 1 {
+		in, u = pr.ib, u.Mul(-1)
+	}
+	ul := ts.InvDir(u).Normalize()
+	if !(ul.Dot(exactSupportOf(s, ul, in).Sub(sd.own)) <= pairTol(pr)) {
+		return candidate{}, false
+	}
+	c.converged, c.dual = true, true
+	return c, true
 }
 
 // pairAt is the unconverged separated candidate of the local surface points

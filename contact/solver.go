@@ -62,6 +62,10 @@ type Solver struct {
 	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
 	noDistStarts           bool // tests: the scan's descents start from the residual's grid minima only
 	noProvenDepth          bool // tests: touchRescue may take a pair deeper than a proven translation
+	noHullStalled          bool // tests: hullRescue ignores a stalled GJK's pair (hullStalled)
+	noTipStationary        bool // tests: the ridge search takes no tip's pair as converged (tipStationary)
+	noMoveOutDeep          bool // tests: only pointy or caved pairs' overlaps are moved out, however deep (movesOut)
+	noWalkRefutes          bool // tests: a ridge walk's closer pair does not replace a converged best (ridgeSearch)
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -441,7 +445,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// (trackedSD: the depth of the pair tracked from prev, for the
 			// move-out check; not the whole candidate, whose 512 bytes
 			// every warm query would clear.)
-			moves, trackedSD := !sv.noMoveOut && movesOut(&pr, &c), c.sd
+			moves, trackedSD := !sv.noMoveOut && sv.movesOut(&pr, &c), c.sd
 			var search searchState
 			if !c.separated && !(convex && sv.checkMTD(&pr, &c)) {
 				search = sv.warmSearch(m, &pr, &c, res, prev)
@@ -721,8 +725,13 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// After the saddle escape, which walks down from the best pair: a
 		// ridge pair found before it, closer than the best then, led it to
 		// a farther pair than the escape reached from the best alone.
-		if replaced, _ := sv.ridgeSearch(m, &pr, &best, res); replaced {
+		if replaced, _ := sv.ridgeSearch(m, &pr, &best, res); replaced && best.converged {
 			sv.escapeUncertified(m, &pr, &best, res)
+		} else if replaced && !convex {
+			// A walk's pair refuted a converged best (ridgeSearch): the
+			// hulls' pair and Newton from it, as for any unconverged best
+			// (TestWalkRefutes).
+			sv.hullRescue(m, &pr, &best, res)
 		}
 	}
 	if !sv.refuteSeparated(m, &pr, &best, res) {
@@ -1113,8 +1122,14 @@ const scanGap = 0.05
 // surfaces and the parametric scheme converged from it in one step
 // (TestHullRescue).
 func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
-	h, ok := gjkSeparated(pr)
+	h, ok := gjkHulls(pr)
+	if !h.valid {
+		return
+	}
 	if !ok {
+		if !sv.noHullStalled {
+			sv.hullStalled(m, pr, &h, best, res)
+		}
 		return
 	}
 	polish := func(lp, lq vec) bool {
@@ -1167,6 +1182,34 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	}
 	*best = c
 	res.Fallback = true
+}
+
+// hullStalled is hullRescue where GJK stalled (gjkHulls): its pair h is
+// no proof, but Newton from its points can converge, and where it does not
+// and both points lie in their bodies (to certTol, as hullRescue's), they
+// are two points of the bodies, their distance an upper bound of the
+// bodies': an unconverged separated pair, taken where nothing valid is
+// better. Two nearly parallel faces beside pointy ridges (e 1.9), a body of
+// semi-axes 0.002 to 0.013 moved to within 2e-9 of one of 0.11 to 1.23,
+// were answered 1.9e-7 apart, max_iterations, where GJK's pair is 1.2e-9
+// apart and the reference's 5.5e-10 (TestGJKStalled). (A pair whose hulls
+// GJK could not prove apart may still overlap: refuteSeparated checks the
+// answer as any other.)
+func (sv *Solver) hullStalled(m Method, pr *pair, h, best *candidate, res *Result) {
+	for _, m2 := range schemesFrom(m) {
+		if sv.trySeed(m2, pr, h.lp, h.lq, best, res) {
+			res.Fallback = true
+		}
+		if best.valid && best.converged {
+			return
+		}
+	}
+	fa, okA := pr.a.Residual(h.lp)
+	fb, okB := pr.b.Residual(h.lq)
+	if okA && okB && fa <= certTol && fb <= certTol && better(h, best) {
+		*best = *h
+		res.Fallback = true
+	}
 }
 
 // saddleEscape checks that a separated answer no certificate proves
