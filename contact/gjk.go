@@ -53,13 +53,16 @@ const gjkStallWindow = 32
 
 // gjkHulls is gjkSeparated's GJK, which also returns the pair it ends at
 // where the bounds do not meet (proven false): a valid candidate, not
-// converged, two points of the hulls whose distance bounds the hulls' from
-// above, nothing more. Between two nearly parallel faces beside pointy
-// ridges (e 1.9) GJK can stall: |v| stayed at 1.2e-9 for 360 iterations,
-// each new support point too far off to the side to shorten it, while the
-// gap along v stayed −2.1e-8 (TestGJKStalled). A run whose |v| falls by
-// no more than its tolerance in gjkStallWindow iterations stops there.
-// c is invalid where the hulls touch or overlap.
+// converged, two points of the hulls whose distance bounds the hulls'
+// from above where the hulls are apart, nothing more (a stalled run's
+// pair can belong to hulls that overlap). Between two nearly parallel
+// faces beside pointy ridges (e 1.9) GJK can stall: on TestGJKStalled's
+// pair |v| stayed at 1.2e-9 for 360 iterations (a scratch trace), each
+// new support point too far off to the side to shorten it, while the gap
+// along v stayed −2.1e-8. A run whose |v| falls by no more than its
+// tolerance in gjkStallWindow iterations stops there. c is invalid where
+// GJK finds the origin within its tolerance of C (the hulls touch or
+// overlap).
 func gjkHulls(pr *pair) (c candidate, proven bool) {
 	// The answer is the upper bound, so the bounds must meet well within
 	// the accuracy promised (1e-9 of the bodies' size).

@@ -23,10 +23,11 @@ const moveOutMargin = 1e-6
 // answered 1.032864 deep, 1.32 times that semi-axis, converged, and moved
 // out by 1.01 times that still overlapped: pair 3250 of TestWidePlacedPairs
 // with SOVVIZ_SWEEP_SEED=18; the check finds 1.052172, which parts them:
-// TestMoveOutDeepDips. At 0.3 of the semi-axis, the depths, it
-// would check 403 of the paper battery's 10,000 pairs (seed 1), overlaps
-// 0.30 to 0.67 deep, changing none of their answers, each paying a moved
-// query.)
+// TestMoveOutDeepDips. At 0.3 of the semi-axis, the depths, the
+// paper battery's dump, SOVVIZ_DUMP=FILE go test -run BatteryDump
+// ./contact, changed the iteration counts of 403 of its 10,000 support
+// guess lines, overlaps 0.30 to 0.67 deep, and no answer: each paid a
+// moved query for nothing. At 1 the dump is byte-identical.)
 func (sv *Solver) movesOut(pr *pair, c *candidate) bool {
 	return !pr.convex && c.valid && !c.separated && !c.mtdCertified && c.sd < 0 &&
 		(probes(pr) || caved(pr, pr.ia, pr.ib) || !sv.noMoveOutDeep && c.sd < -moveOutDeep*pr.L)

@@ -219,67 +219,71 @@ func checkDepthBySamples(t *testing.T, a, b *geom.Body, res *Result, frac float6
 // sliver that the first grid steps over (a review's box-like pair, 1.6e-3
 // deep, looked apart in the parameters alone).
 func refinedDeepest(a, b *geom.Body, n1, n2 int) float64 {
+	return bothWays(a, b, func(s, o *geom.Body, ts, to geom.Transform) float64 { return refinedDeepestIn(s, o, ts, to, n1, n2) })
+}
+
+// refinedDeepestIn is refinedDeepest one way: the lowest residual of o
+// at points of s's surface.
+func refinedDeepestIn(s, o *geom.Body, ts, to geom.Transform, n1, n2 int) float64 {
 	remap := func(th, e float64) float64 {
 		s, c := math.Sincos(th)
 		sp := func(x float64) float64 { return math.Copysign(math.Pow(math.Abs(x), 1/e), x) }
 		return math.Atan2(sp(s), sp(c))
 	}
-	return bothWays(a, b, func(s, o *geom.Body, ts, to geom.Transform) float64 {
-		deep := math.Inf(1)
-		for mapped := 0; mapped < 2; mapped++ {
-			f := func(p [2]float64) float64 {
-				p1, p2 := p[0], p[1]
-				if mapped == 1 {
-					p1, p2 = remap(p1, s.Shape.Eps[0]), remap(p2, s.Shape.Eps[1])
-				}
-				if r, ok := o.Shape.Residual(to.InvPoint(ts.Point(s.Shape.Point(p1, p2)))); ok {
-					return r
-				}
-				return math.Inf(1)
+	deep := math.Inf(1)
+	for mapped := 0; mapped < 2; mapped++ {
+		f := func(p [2]float64) float64 {
+			p1, p2 := p[0], p[1]
+			if mapped == 1 {
+				p1, p2 = remap(p1, s.Shape.Eps[0]), remap(p2, s.Shape.Eps[1])
 			}
-			type start struct {
-				p [2]float64
-				v float64
+			if r, ok := o.Shape.Residual(to.InvPoint(ts.Point(s.Shape.Point(p1, p2)))); ok {
+				return r
 			}
-			low := [4]start{{v: math.Inf(1)}, {v: math.Inf(1)}, {v: math.Inf(1)}, {v: math.Inf(1)}}
-			for i := 0; i < n1; i++ {
-				for j := 1; j < n2; j++ {
-					p := [2]float64{-math.Pi + 2*math.Pi*float64(i)/float64(n1), -math.Pi/2 + math.Pi*float64(j)/float64(n2)}
-					v := f(p)
-					k := len(low)
-					for k > 0 && low[k-1].v > v {
-						k--
-					}
-					if k < len(low) {
-						copy(low[k+1:], low[k:len(low)-1])
-						low[k] = start{p, v}
-					}
+			return math.Inf(1)
+		}
+		type start struct {
+			p [2]float64
+			v float64
+		}
+		low := [4]start{{v: math.Inf(1)}, {v: math.Inf(1)}, {v: math.Inf(1)}, {v: math.Inf(1)}}
+		for i := 0; i < n1; i++ {
+			for j := 1; j < n2; j++ {
+				p := [2]float64{-math.Pi + 2*math.Pi*float64(i)/float64(n1), -math.Pi/2 + math.Pi*float64(j)/float64(n2)}
+				v := f(p)
+				k := len(low)
+				for k > 0 && low[k-1].v > v {
+					k--
 				}
-			}
-			dirs := [8][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}}
-			for _, st := range low {
-				p, v := st.p, st.v
-				// (Capped: on a flat face of a box-like shape the residual
-				// can fall by rounding at every move.)
-				h := math.Pi / float64(n1)
-				for it := 0; it < 3000 && h > 1e-10 && v < math.Inf(1); it++ {
-					moved := false
-					for _, d := range dirs {
-						q := [2]float64{p[0] + h*d[0], p[1] + h*d[1]}
-						if w := f(q); w < v {
-							p, v, moved = q, w, true
-							break
-						}
-					}
-					if !moved {
-						h /= 2
-					}
+				if k < len(low) {
+					copy(low[k+1:], low[k:len(low)-1])
+					low[k] = start{p, v}
 				}
-				deep = min(deep, v)
 			}
 		}
-		return deep
-	})
+		dirs := [8][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}}
+		for _, st := range low {
+			p, v := st.p, st.v
+			// (Capped: on a flat face of a box-like shape the residual
+			// can fall by rounding at every move.)
+			h := math.Pi / float64(n1)
+			for it := 0; it < 3000 && h > 1e-10 && v < math.Inf(1); it++ {
+				moved := false
+				for _, d := range dirs {
+					q := [2]float64{p[0] + h*d[0], p[1] + h*d[1]}
+					if w := f(q); w < v {
+						p, v, moved = q, w, true
+						break
+					}
+				}
+				if !moved {
+					h /= 2
+				}
+			}
+			deep = min(deep, v)
+		}
+	}
+	return deep
 }
 
 // Shallow overlaps that the grid of refuteSeparated misses: non-convex
@@ -408,10 +412,10 @@ func nearTouchSweep(t *testing.T, sv *Solver, r *rand.Rand, n int, gapMax float6
 
 // nearTouchSweepScaled is nearTouchSweep where, with scaled, the residual
 // a sample may lie inside the other body below a separated answer (1e-9)
-// is scaled by the ratio of the larger body's largest semi-axis to the
-// smaller one's smallest: a residual is relative to the body the sample
-// lies in, and an answer is exact to 1e-9 of the larger body's size
-// (pairTol). (Two answers of TestSmallBesideLarge's sweep, 5.2e-11 apart
+// is taken times the ratio of the smallest semi-axis of the body the sample
+// lies in to the larger body's largest: a residual is relative to the body
+// the sample lies in, and an answer is exact to 1e-9 of the larger body's
+// size (pairTol). (Two answers of TestSmallBesideLarge's sweep, 5.2e-11 apart
 // and touching, had samples inside the other body at residuals −8.5e-9
 // and −2.3e-9, 9.7e-11 and 4.8e-10 deep as a scratch check measured them
 // with PointDistance, where pairTol is 7.1e-10 and 9.1e-10.)
@@ -439,11 +443,16 @@ func nearTouchSweepScaled(t *testing.T, sv *Solver, r *rand.Rand, n int, gapMax 
 			continue
 		}
 		sep++
-		lim := -1e-9
-		if scaled {
-			lim *= max(maxAxis(&a.Shape), maxAxis(&b.Shape)) / min(minAxis(&a.Shape), minAxis(&b.Shape))
+		deep := refinedDeepest(&a, &b, 120, 60)
+		if scaled && deep < -1e-9 {
+			// Each way against its own bound: pairTol relative to the
+			// smallest semi-axis of the body the samples lie in.
+			size := max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+			ta, tb := a.Pose.Transform(), b.Pose.Transform()
+			inB, inA := refinedDeepestIn(&a, &b, ta, tb, 120, 60), refinedDeepestIn(&b, &a, tb, ta, 120, 60)
+			deep = min(inB*minAxis(&b.Shape), inA*minAxis(&a.Shape)) / size
 		}
-		if deep := refinedDeepest(&a, &b, 120, 60); deep < lim {
+		if deep < -1e-9 {
 			t.Errorf("pair %d: answered %v apart (%v, certified %v) but a point of one body lies inside the other (residual %g)", i, res.Distance, res.Status, res.Certified, deep)
 		}
 		if check != nil {

@@ -269,7 +269,12 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 			// ridge, where no polish from the samples met every equation,
 			// converges from the walk's pair (TestRidgeSearchTouching).
 			w := surfacePair(pr, lp, lq)
-			if w.sd < walkSD {
+			if w.sd < walkSD && onBoth(pr, w.lp, w.lq) {
+				// (Only a pair on both surfaces: where a sample cannot be
+				// projected, its foot and the walk keep the sample itself,
+				// and the walk's pair can be one point twice, 1e-16 apart,
+				// of bodies 0.2 apart: a review's draw of
+				// TestSmallBesideLarge.)
 				walkSD, walkP, walkQ = w.sd, w.lp, w.lq
 			}
 			if !best.valid || w.sd < best.cmpSD()-tol {
@@ -285,11 +290,21 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		// A walk reached two surface points closer than the converged
 		// best, which so is not the closest pair, and no polish from
 		// there converged: the walk's pair answers, unconverged, a true
-		// distance nearer the minimum (TestWalkRefutes).
+		// distance nearer the minimum, and the hull rescue runs from
+		// there as for any unconverged best; its answer stands unless it
+		// is a separated pair farther than the walk's, which a converged
+		// pair beats under better (the refuted one among them:
+		// TestWalkRefutes).
 		if c, ok := pairAt(m, pr, walkP, walkQ); ok {
 			*best = c
 			res.Fallback = true
 			replaced = true
+			if !pr.convex {
+				sv.hullRescue(m, pr, best, res)
+				if best.separated && best.cmpSD() > c.sd+tol {
+					*best = c
+				}
+			}
 		}
 	}
 	if !best.valid && !pr.convex && !pr.overlapProven && nt > 0 && top[0].d >= 0 && !gridWitness(pr, tipGridAzimuths, tipGridZeniths, nil) {
@@ -326,6 +341,14 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		}
 	}
 	return replaced, candidate{}
+}
+
+// onBoth reports whether the local points lp and lq lie on a's and b's
+// surfaces, to gapOnSurface.
+func onBoth(pr *pair, lp, lq vec) bool {
+	fa, okA := pr.a.Residual(lp)
+	fb, okB := pr.b.Residual(lq)
+	return okA && okB && math.Abs(fa) <= gapOnSurface && math.Abs(fb) <= gapOnSurface
 }
 
 // tipPair is the unconverged separated candidate of a ridge sample at a

@@ -1,6 +1,8 @@
 package contact
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -52,8 +54,27 @@ func TestSmallBesideLarge(t *testing.T) {
 		if ref := refMinDistance(a, b); res.Distance > ref+1e-9 {
 			t.Errorf("pair %d: answered %v apart (%v, certified %v); the reference found surface points %v apart (%+v, %+v)", i, res.Distance, res.Status, res.Certified, ref, *a, *b)
 		}
+		checkWitnesses(t, fmt.Sprintf("pair %d (%+v, %+v)", i, *a, *b), a, b, res)
 	})
 	t.Logf("%d nearly touching pairs, %d separated answers checked", tested, sep)
+}
+
+// checkWitnesses checks a separated answer from below: its witness points
+// lie on their surfaces (residuals within 1e-6: GJK's may lie inside by
+// 1e-11 of the larger body's size, a larger residual in a small body) and
+// |Q − P| is the distance, so the distance is at least the bodies'. (A
+// review found walks' pairs that were one point twice, 1e-16 apart, of
+// bodies 0.2 and 0.63 apart, which the reference's upper bound passes.)
+func checkWitnesses(t *testing.T, tag string, a, b *geom.Body, res *Result) {
+	t.Helper()
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	fa, okA := a.Shape.Residual(res.LocalP)
+	fb, okB := b.Shape.Residual(res.LocalQ)
+	if !okA || !okB || !(math.Abs(fa) <= 1e-6) || !(math.Abs(fb) <= 1e-6) ||
+		ta.Point(res.LocalP).Sub(res.P).Len() > 1e-12 || tb.Point(res.LocalQ).Sub(res.Q).Len() > 1e-12 ||
+		!(math.Abs(res.Q.Sub(res.P).Len()-res.Distance) <= 1e-12) {
+		t.Errorf("%s: %v %.12g: witnesses off their surfaces (residuals %.3g, %.3g) or |Q − P| %.12g", tag, res.Status, res.Distance, fa, fb, res.Q.Sub(res.P).Len())
+	}
 }
 
 // stalledPair: a box-like blade with a diamond section (e 1.9 and 0.1,
@@ -94,6 +115,7 @@ func TestGJKStalled(t *testing.T) {
 		if r.Status != Converged || !(r.Distance > 0) || r.Distance > ref+1e-9 {
 			t.Errorf("%v: %v %.12g, want a converged separated answer within 1e-9 of the reference (%.12g)", m, r.Status, r.Distance, ref)
 		}
+		checkWitnesses(t, m.String(), &a, &b, &r)
 	}
 	sv = NewSolver(DefaultOptions())
 	sv.noHullStalled = true
@@ -209,10 +231,72 @@ func TestWalkRefutes(t *testing.T) {
 		if r.Status == Failed || !(r.Distance > 0) || r.Distance > ref+1e-9 {
 			t.Errorf("%v: %v %.12g, want apart within 1e-9 of the reference (%.12g)", m, r.Status, r.Distance, ref)
 		}
+		checkWitnesses(t, m.String(), &a, &b, &r)
 	}
 	sv := NewSolver(DefaultOptions())
 	sv.noWalkRefutes = true
 	if r := sv.Query(&a, &b); !(r.Distance > 0.04) {
 		t.Errorf("without the refutation %v %.12g: the pair no longer tests it", r.Status, r.Distance)
+	}
+}
+
+// TestGJKStalledOverlap: stalledPair with b moved into a by 1e-9 and 1e-8
+// along the answer's normal. GJK stalls there too (a review's run), and
+// hullStalled's pair claims the bodies apart: refuteSeparated must prove
+// the overlap, and no scheme may answer them apart by more than the
+// tolerance (1e-9 of the larger body's size).
+func TestGJKStalledOverlap(t *testing.T) {
+	a, b := stalledPair()
+	first := NewSolver(DefaultOptions()).Query(&a, &b)
+	if first.Status != Converged {
+		t.Fatalf("the pair's own answer: %v %.12g", first.Status, first.Distance)
+	}
+	tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+	for _, depth := range []float64{1e-9, 1e-8} {
+		c := b
+		c.Pose.Position = b.Pose.Position.Sub(first.Normal.Mul(first.Distance + depth))
+		if deep := refinedDeepest(&a, &c, 120, 60); !(deep < 0) {
+			t.Fatalf("moved %g in: no sample inside (%.3g): the pair no longer tests an overlap", depth, deep)
+		}
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			r := NewSolver(opt).Query(&a, &c)
+			if r.Status == Failed || !(r.Distance <= tol) {
+				t.Errorf("moved %g in, %v: %v %.12g, want no separation beyond %.3g", depth, m, r.Status, r.Distance, tol)
+			}
+		}
+	}
+}
+
+// TestWalkPairsOnSurfaces: two pairs of a review's draw of
+// TestSmallBesideLarge (SOVVIZ_SWEEP_SEED=2, gaps up to 0.3), 0.632 and
+// 0.202 apart by the reference. Where a ridge sample cannot be projected,
+// its foot and the walk from it keep the sample itself, and the walk's
+// pair was one point twice, 1e-16 apart: the walk's refutation took it
+// and every scheme answered 1.1e-16 and 2.8e-17 apart, max_iterations.
+// Only walks' pairs on both surfaces count now. Every scheme must answer
+// no farther than the reference, far from touching, its witnesses on
+// their surfaces.
+func TestWalkPairsOnSurfaces(t *testing.T) {
+	pairs := [][2]geom.Body{
+		{{Shape: geom.Superovoid{A: [3]float64{0.18072151225346814, 0.16221717410257114, 1.32753410582657}, Eps: [2]float64{1.9, 1.9}, Taper: [2]float64{-0.5, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.5031716233315175, V: geom.Vec3{0.179297728707249, 0.8169020589218904, -0.21758140564745782}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.002201993886431527, 0.016491286144719758, 0.007851230943441204}, Eps: [2]float64{1.95, 1.95}, Taper: [2]float64{-0.5, 0.39319451120372506}}, Pose: geom.Pose{Position: geom.Vec3{-0.04207709472542892, -0.5103263377381905, 0.6048822775298456}, Orientation: geom.Quat{W: 0.032571130772318706, V: geom.Vec3{0.13286049156254962, -0.49183274559345397, 0.8598765967183749}}}}},
+		{{Shape: geom.Superovoid{A: [3]float64{0.2075252483873338, 1.0410641163286416, 0.1709962491487446}, Eps: [2]float64{0.1, 1.95}, Taper: [2]float64{-0.5, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: 0.5672349150271863, V: geom.Vec3{0.0541203675581468, 0.8126972587614177, -0.12181421342006508}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.028539314137526892, 0.026809002587094184, 0.010620481020320175}, Eps: [2]float64{1.95, 1.9}, Taper: [2]float64{0, 0.5}}, Pose: geom.Pose{Position: geom.Vec3{0.25063257160618546, -0.14017271231472456, -0.24309609957724782}, Orientation: geom.Quat{W: -0.5648530644995169, V: geom.Vec3{0.799398414725002, 0.03995727678249922, 0.20076505197066827}}}}},
+	}
+	for i, p := range pairs {
+		a, b := p[0], p[1]
+		ref := refMinDistance(&a, &b)
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			r := NewSolver(opt).Query(&a, &b)
+			tag := fmt.Sprintf("pair %d, %v", i, m)
+			if r.Status == Failed || !(r.Distance > 0.5*ref) || r.Distance > ref+1e-9 {
+				t.Errorf("%s: %v %.12g, want no farther than the reference (%.12g) and not near touching", tag, r.Status, r.Distance, ref)
+			}
+			checkWitnesses(t, tag, &a, &b, &r)
+		}
 	}
 }
