@@ -536,7 +536,7 @@ func TestLowSeed(t *testing.T) {
 // instead of 20 (about 7 minutes): before lowSeed, 10 of its 756 separated
 // answers were farther apart than the reference, by 2.2e-9 to 0.40 (five
 // of them converged, uncertified), and one of those hid an overlap; now
-// none of its 755 is (2026-12-07, at b04c34f; 745 before). SOVVIZ_NEAR_ENDS_GAP and
+// none of its 750 is (2026-12-07, at 6b6b5d3). SOVVIZ_NEAR_ENDS_GAP and
 // SOVVIZ_NEAR_ENDS_SEED change the gap's bound and the draw's seed (3):
 // with a gap up to 0.3 and seed 7
 // the sweep found 2 of 712 separated answers too far apart: TestGapScan's
