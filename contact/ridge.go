@@ -291,10 +291,10 @@ func (sv *Solver) ridgeSearch(m Method, pr *pair, best *candidate, res *Result) 
 		// best, which so is not the closest pair, and no polish from
 		// there converged: the walk's pair answers, unconverged, a true
 		// distance nearer the minimum, and the hull rescue runs from
-		// there as for any unconverged best; its answer stands unless it
-		// is a separated pair farther than the walk's, which a converged
-		// pair beats under better (the refuted one among them:
-		// TestWalkRefutes).
+		// there as for any unconverged best (TestWalkRefutes); its answer
+		// stands unless it is a separated pair farther than the walk's (a
+		// guard, which no test has needed: under better any converged pair
+		// beats the walk's, the refuted one too).
 		if c, ok := pairAt(m, pr, walkP, walkQ); ok {
 			*best = c
 			res.Fallback = true
