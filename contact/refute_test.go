@@ -412,7 +412,7 @@ func nearTouchSweep(t *testing.T, sv *Solver, r *rand.Rand, n int, gapMax float6
 
 // nearTouchSweepScaled is nearTouchSweep where, with scaled, the residual
 // a sample may lie inside the other body below a separated answer (1e-9)
-// is taken times the ratio of the smallest semi-axis of the body the sample
+// is taken times the ratio of the largest semi-axis of the body the sample
 // lies in to the larger body's largest: a residual is relative to the body
 // the sample lies in, and an answer is exact to 1e-9 of the larger body's
 // size (pairTol). (Two answers of TestSmallBesideLarge's sweep, 5.2e-11 apart
@@ -445,15 +445,17 @@ func nearTouchSweepScaled(t *testing.T, sv *Solver, r *rand.Rand, n int, gapMax 
 		sep++
 		deep := refinedDeepest(&a, &b, 120, 60)
 		if scaled && deep < -1e-9 {
-			// Each way against its own bound: pairTol relative to the
-			// smallest semi-axis of the body the samples lie in.
+			// Each way against its own bound: the residual times the
+			// largest semi-axis of the body the samples lie in (a bound
+			// of their depth, for a residual relative to the radial
+			// extent) against pairTol.
 			size := max(maxAxis(&a.Shape), maxAxis(&b.Shape))
 			ta, tb := a.Pose.Transform(), b.Pose.Transform()
 			inB, inA := refinedDeepestIn(&a, &b, ta, tb, 120, 60), refinedDeepestIn(&b, &a, tb, ta, 120, 60)
-			deep = min(inB*minAxis(&b.Shape), inA*minAxis(&a.Shape)) / size
+			deep = min(inB*maxAxis(&b.Shape), inA*maxAxis(&a.Shape)) / size
 		}
 		if deep < -1e-9 {
-			t.Errorf("pair %d: answered %v apart (%v, certified %v) but a point of one body lies inside the other (residual %g)", i, res.Distance, res.Status, res.Certified, deep)
+			t.Errorf("pair %d: answered %v apart (%v, certified %v) but a point of one body lies inside the other (residual %g, scaled with scaled)", i, res.Distance, res.Status, res.Certified, deep)
 		}
 		if check != nil {
 			check(i, &a, &b, &res)

@@ -1192,7 +1192,10 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 // reference's 5.5e-10 (TestGJKStalled). GJK can stall so on bodies that
 // overlap by up to 1e-8 too (a review's run), its pair then claiming them
 // apart: refuteSeparated checks the answer as any other, and proves those
-// overlaps (TestGJKStalledOverlap).
+// overlaps (TestGJKStalledOverlap). (The test of the best is a guard no
+// test has needed: hullRescue runs where no valid best converged, and
+// there the best was invalid. Newton's runs from h can still replace an
+// unconverged overlap by a converged separated pair, as any trySeed can.)
 func (sv *Solver) hullStalled(m Method, pr *pair, h, best *candidate, res *Result) {
 	for _, m2 := range schemesFrom(m) {
 		if sv.trySeed(m2, pr, h.lp, h.lq, best, res) {
