@@ -102,9 +102,9 @@ func stalledPair() (a, b geom.Body) {
 // hull rescue took nothing and the answer was a ridge walk's pair 1.9e-7
 // apart, max_iterations; the reference's surface points are 5.5e-10 apart
 // and no sample lies inside the other body. GJK now stops where it stalls
-// and Newton from its pair converges (hullStalled). Every scheme must
+// and Newton from its pair converges (hullRescue). Every scheme must
 // answer converged, apart and no farther than the reference; without
-// hullStalled the answer is the far one.
+// the stalled run's pair (noHullStalled) the answer is the far one.
 func TestGJKStalled(t *testing.T) {
 	a, b := stalledPair()
 	ref := refMinDistance(&a, &b)
@@ -128,7 +128,7 @@ func TestGJKStalled(t *testing.T) {
 	sv = NewSolver(DefaultOptions())
 	sv.noHullStalled = true
 	if r := sv.Query(&a, &b); !(r.Distance > 1e-8) {
-		t.Errorf("without hullStalled %v %.12g: the pair no longer tests it", r.Status, r.Distance)
+		t.Errorf("without the stalled run's pair %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
 }
 
@@ -250,7 +250,7 @@ func TestWalkRefutes(t *testing.T) {
 
 // TestGJKStalledOverlap: stalledPair with b moved into a by 1e-9 and 1e-8
 // along the answer's normal. GJK stalls there too (a review's run), and
-// hullStalled's pair claims the bodies apart: refuteSeparated must prove
+// the hull rescue's pair claims the bodies apart: refuteSeparated must prove
 // the overlap, and no scheme may answer them apart by more than the
 // tolerance (1e-9 of the larger body's size).
 func TestGJKStalledOverlap(t *testing.T) {

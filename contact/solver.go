@@ -62,7 +62,7 @@ type Solver struct {
 	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
 	noDistStarts           bool // tests: the scan's descents start from the residual's grid minima only
 	noProvenDepth          bool // tests: touchRescue may take a pair deeper than a proven translation
-	noHullStalled          bool // tests: hullRescue ignores a stalled GJK's pair (hullStalled)
+	noHullStalled          bool // tests: hullRescue ignores a stalled GJK's pair
 	noTipStationary        bool // tests: the ridge search takes no tip's pair as converged (tipStationary)
 	noMoveOutDeep          bool // tests: only pointy or caved pairs' overlaps are moved out, however deep (movesOut)
 	noWalkRefutes          bool // tests: a ridge walk's closer pair does not replace a converged best (ridgeSearch)
@@ -1117,18 +1117,30 @@ const scanGap = 0.05
 // ended failed, claiming an overlap 0.80 deep; the hulls' pair lay on both
 // surfaces and the parametric scheme converged from it in one step
 // (TestHullRescue).
+//
+// Where GJK stalled (gjkHulls, proven false), its pair h is no proof, but
+// Newton from its points can converge, and where it does not and both points
+// lie in their bodies (to certTol, as for a proven pair), they are two
+// points of the bodies, their distance an upper bound of the bodies' where
+// the bodies are apart: an unconverged separated pair, taken where nothing
+// valid is better and the best is not an overlap. Two nearly parallel faces
+// beside pointy ridges (e 1.9), a body of semi-axes 0.002 to 0.013 moved to
+// within 2e-9 of one of 0.11 to 1.23, were answered 1.9e-7 apart,
+// max_iterations, where GJK's pair is 1.2e-9 apart and the reference's
+// 5.5e-10 (TestGJKStalled). GJK can stall so on bodies that overlap by up to
+// 1e-8 too (a review's run), its pair then claiming them apart:
+// refuteSeparated checks the answer as any other, and proves those overlaps
+// (TestGJKStalledOverlap). (The test of the best is a guard no test has
+// needed: hullRescue runs where no valid best converged, and there the best
+// was invalid. Newton's runs from h can still replace an unconverged overlap
+// by a converged separated pair, as any trySeed can.)
 func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
-	h, ok := gjkHulls(pr)
-	if !h.valid {
+	h, proven := gjkHulls(pr)
+	if !h.valid || !proven && sv.noHullStalled {
 		return
 	}
-	if !ok {
-		if !sv.noHullStalled {
-			sv.hullStalled(m, pr, &h, best, res)
-		}
-		return
-	}
-	polish := func(lp, lq vec) bool {
+	// Newton from lp, lq in each scheme until one converges.
+	schemes := func(lp, lq vec) {
 		for _, m2 := range schemesFrom(m) {
 			if sv.trySeed(m2, pr, lp, lq, best, res) {
 				res.Fallback = true
@@ -1137,6 +1149,25 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 				break
 			}
 		}
+	}
+	// (A witness up to certTol outside its body, as a relative radial
+	// distance, moves the upper bound by as little.)
+	inBodies := func(lp, lq vec) bool {
+		fa, okA := pr.a.Residual(lp)
+		fb, okB := pr.b.Residual(lq)
+		return okA && okB && fa <= certTol && fb <= certTol
+	}
+	if !proven {
+		// GJK stalled (gjkHulls).
+		schemes(h.lp, h.lq)
+		if !(best.valid && best.converged) && inBodies(h.lp, h.lq) && (!best.valid || best.separated) && better(&h, best) {
+			*best = h
+			res.Fallback = true
+		}
+		return
+	}
+	polish := func(lp, lq vec) bool {
+		schemes(lp, lq)
 		if !best.valid || !best.converged || !best.separated {
 			return false
 		}
@@ -1152,11 +1183,7 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	if polish(h.lp, h.lq) {
 		return
 	}
-	fa, okA := pr.a.Residual(h.lp)
-	fb, okB := pr.b.Residual(h.lq)
-	if okA && okB && fa <= certTol && fb <= certTol {
-		// (A witness up to certTol outside its body, as a relative radial
-		// distance, moves the upper bound by as little.)
+	if inBodies(h.lp, h.lq) {
 		*best = h
 		res.Fallback = true
 		return
@@ -1178,39 +1205,6 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	}
 	*best = c
 	res.Fallback = true
-}
-
-// hullStalled is hullRescue where GJK stalled (gjkHulls): its pair h is
-// no proof, but Newton from its points can converge, and where it does not
-// and both points lie in their bodies (to certTol, as hullRescue's), they
-// are two points of the bodies, their distance an upper bound of the
-// bodies' where the bodies are apart: an unconverged separated pair, taken
-// where nothing valid is better and the best is not an overlap. Two nearly
-// parallel faces beside pointy ridges (e 1.9), a body of semi-axes 0.002 to
-// 0.013 moved to within 2e-9 of one of 0.11 to 1.23, were answered 1.9e-7
-// apart, max_iterations, where GJK's pair is 1.2e-9 apart and the
-// reference's 5.5e-10 (TestGJKStalled). GJK can stall so on bodies that
-// overlap by up to 1e-8 too (a review's run), its pair then claiming them
-// apart: refuteSeparated checks the answer as any other, and proves those
-// overlaps (TestGJKStalledOverlap). (The test of the best is a guard no
-// test has needed: hullRescue runs where no valid best converged, and
-// there the best was invalid. Newton's runs from h can still replace an
-// unconverged overlap by a converged separated pair, as any trySeed can.)
-func (sv *Solver) hullStalled(m Method, pr *pair, h, best *candidate, res *Result) {
-	for _, m2 := range schemesFrom(m) {
-		if sv.trySeed(m2, pr, h.lp, h.lq, best, res) {
-			res.Fallback = true
-		}
-		if best.valid && best.converged {
-			return
-		}
-	}
-	fa, okA := pr.a.Residual(h.lp)
-	fb, okB := pr.b.Residual(h.lq)
-	if okA && okB && fa <= certTol && fb <= certTol && (!best.valid || best.separated) && better(h, best) {
-		*best = *h
-		res.Fallback = true
-	}
 }
 
 // saddleEscape checks that a separated answer no certificate proves
