@@ -162,10 +162,11 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 	// finite-difference Jacobian can be far off next to a pointy tip,
 	// its step then far shorter than the error: it took a step of 1e-10
 	// with the residual at 8.9e-9 and answered 2.4e-9 off, certified
-	// (TestFiniteDiffConvergedAtTip); such runs need the residual itself.
+	// (TestFiniteDiffConvergedAtTip); such runs need the residual itself
+	// (residualDone), as do damped steps (doneAt).
 	curDone := 1e-16
 	if opt.FiniteDiff {
-		curDone = 1e-20
+		curDone = residualDone
 	}
 	first := 1
 	if chord {
@@ -372,10 +373,10 @@ func (sv *Solver) newton(m Method, pr *pair, x0 [6]float64, pre *warmState, star
 			}
 			stallRef = cur
 		}
-		// Converged when the step is below tolerance, or when the residual
-		// is so small (|Φ| < 1e-12) that the quadratic next step would be
-		// below rounding anyway.
-		if (step <= tol && cur < curDone) || cur < 1e-24 {
+		// Converged when the step is below tolerance (and the merit below
+		// doneAt's bound), or when the residual is so small (|Φ| < 1e-12)
+		// that the quadratic next step would be below rounding anyway.
+		if (step <= tol && cur < doneAt(pure, curDone, sv.noDampedDone)) || cur < 1e-24 {
 			out.converged = true
 			break
 		}
@@ -607,6 +608,28 @@ const (
 	farWindow = 4
 	farMerit  = 1e-2
 )
+
+// doneAt is the merit below which a step under tol ends a run converged:
+// curDone after a full Newton step, whose length estimates the error, but
+// residualDone after a damped one, whose length says nothing of it. Damped
+// to μ of 1e20 to 1e50 on box-like and pointy shapes beside bodies a tenth
+// to a fiftieth their size, steps of 1e-19 to 1e-36 ended runs with the
+// merit under 1e-16 but the large body's point 1e-9 of its size off its
+// surface (locus residuals of 2e-9 to 6e-9), answered converged up to
+// 1.75e-9 off the distance (TestDampedNotConverged). (cuspPolish's runs
+// end only on full steps.) off restores the old bound (noDampedDone).
+func doneAt(pure bool, curDone float64, off bool) float64 {
+	if pure || off {
+		return curDone
+	}
+	return residualDone
+}
+
+// residualDone is the merit below which a run whose step is no estimate of
+// its error (damped, or from a finite-difference Jacobian) ends: residuals
+// within 1e-10, the points within about 1e-10 of the size off their
+// surfaces.
+const residualDone = 1e-20
 
 // finalStep is the Newton step, relative to the step cap, below which the
 // step is taken as the last one.

@@ -18,8 +18,8 @@ import (
 // as a fingertip or a bead beside a limb: semi-axes from 0.001 to 2. No
 // separated answer may hide an overlap (refinedDeepest, each way against
 // pairTol: nearTouchSweepScaled), be farther apart than the reference
-// (refMinDistance) or have its witnesses off their surfaces
-// (checkWitnesses). SOVVIZ_SIZES_SWEEP=1 runs 600 pairs instead of 12
+// (refMinDistance) or a search from its witnesses gets (refNearAnswer),
+// or have its witnesses off their surfaces (checkWitnesses). SOVVIZ_SIZES_SWEEP=1 runs 600 pairs instead of 12
 // (about 8 minutes), SOVVIZ_NEAR_ENDS_GAP widens the gap as there, and
 // SOVVIZ_SWEEP_SEED draws others. A scratch version with other draws found
 // TestGJKStalled's and (gaps up to 0.3) TestTipStationary's pairs; this
@@ -58,27 +58,31 @@ func TestSmallBesideLarge(t *testing.T) {
 			t.Errorf("pair %d: answered %v apart (%v, certified %v); the reference found surface points %v apart (%+v, %+v)", i, res.Distance, res.Status, res.Certified, ref, *a, *b)
 		}
 		checkWitnesses(t, fmt.Sprintf("pair %d (%+v, %+v)", i, *a, *b), a, b, res)
+		if near := refNearAnswer(a, b, res); res.Distance > near+1e-9 {
+			t.Errorf("pair %d: answered %v apart (%v); a search from its witnesses found surface points %v apart (%+v, %+v)", i, res.Distance, res.Status, near, *a, *b)
+		}
 	})
 	t.Logf("%d nearly touching pairs, %d separated answers checked", tested, sep)
 }
 
 // checkWitnesses checks a separated answer from below: its witness points
-// lie on their surfaces (residuals within 1e-6) and |Q − P| is the
+// lie on their surfaces (each locus residual times its body's largest
+// semi-axis within 1e-9 of the larger body's, pairTol) and |Q − P| is the
 // distance, so the distance is at least the bodies', to within the
 // witnesses' distance off their surfaces. (A review found walks' pairs
 // that were one point twice, 1e-16 apart, of bodies 0.2 and 0.63 apart,
-// residual 4.85, which the reference's upper bound passes. Held to pairTol,
-// each residual times its body's largest semi-axis, 12 converged answers
-// of the sweep's 622 separated ones at its own seed and seed 1, 1e-16 to
-// 3.4e-9 apart, had a witness on the large body at residuals of 1.5e-9 to
-// 8.9e-9, inside or out: within what the sweep's reference bound allows,
-// but a lead for a closer look.)
+// residual 4.85, which the reference's upper bound passes. Until runs
+// ended damped no longer counted as converged, 12 converged answers of
+// the sweep's 622 separated ones at its own seed and seed 1 had a witness
+// on the large body at residuals of 1.5e-9 to 8.9e-9:
+// TestDampedNotConverged.)
 func checkWitnesses(t *testing.T, tag string, a, b *geom.Body, res *Result) {
 	t.Helper()
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
 	fa, okA := a.Shape.Residual(res.LocalP)
 	fb, okB := b.Shape.Residual(res.LocalQ)
-	if !okA || !okB || !(math.Abs(fa) <= 1e-6) || !(math.Abs(fb) <= 1e-6) ||
+	tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+	if !okA || !okB || !(math.Abs(fa)*maxAxis(&a.Shape) <= tol) || !(math.Abs(fb)*maxAxis(&b.Shape) <= tol) ||
 		ta.Point(res.LocalP).Sub(res.P).Len() > 1e-12 || tb.Point(res.LocalQ).Sub(res.Q).Len() > 1e-12 ||
 		!(math.Abs(res.Q.Sub(res.P).Len()-res.Distance) <= 1e-12) {
 		t.Errorf("%s: %v %.12g: witnesses off their surfaces (residuals %.3g, %.3g) or |Q − P| %.12g", tag, res.Status, res.Distance, fa, fb, res.Q.Sub(res.P).Len())
@@ -104,7 +108,8 @@ func stalledPair() (a, b geom.Body) {
 // and no sample lies inside the other body. GJK now stops where it stalls
 // and Newton from its pair converges (hullRescue). Every scheme must
 // answer converged, apart and no farther than the reference; without
-// the stalled run's pair (noHullStalled) the answer is the far one.
+// the stalled run's pair (noHullStalled) and the ridges' polish
+// (noRidgesPolish) the answer is the far one.
 func TestGJKStalled(t *testing.T) {
 	a, b := stalledPair()
 	ref := refMinDistance(&a, &b)
@@ -127,6 +132,7 @@ func TestGJKStalled(t *testing.T) {
 	}
 	sv = NewSolver(DefaultOptions())
 	sv.noHullStalled = true
+	sv.noRidgesPolish = true // (which takes the far pair to 6.9e-10, max_iterations)
 	if r := sv.Query(&a, &b); !(r.Distance > 1e-8) {
 		t.Errorf("without the stalled run's pair %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
@@ -219,8 +225,10 @@ func TestMoveOutDeepDips(t *testing.T) {
 // walks reached 3.6e-6 apart from b's ridge samples, but no polish in the
 // chart converged at the crossing, and an unconverged pair never replaced
 // a converged one. A walk's pair closer than a converged best now refutes
-// it, and the hull rescue runs from there (ridgeSearch). Every scheme must
-// answer apart, within 1e-9 of the reference (unconverged: at two crossing
+// it, and the hull rescue runs from there (ridgeSearch), then the ridges'
+// polish (ridgesPolish: 9.3867e-10 apart, where the walk's pair was 1.48e-9).
+// Every scheme must answer apart, within 1e-9 of the reference and of
+// where a search from its witnesses gets (unconverged: at two crossing
 // ridges no chart run meets every equation); without the refutation the
 // answer is the far one.
 func TestWalkRefutes(t *testing.T) {
@@ -238,6 +246,9 @@ func TestWalkRefutes(t *testing.T) {
 		r := NewSolver(opt).Query(&a, &b)
 		if r.Status == Failed || !(r.Distance > 0) || r.Distance > ref+1e-9 {
 			t.Errorf("%v: %v %.12g, want apart within 1e-9 of the reference (%.12g)", m, r.Status, r.Distance, ref)
+		}
+		if near := refNearAnswer(&a, &b, &r); r.Distance > near+1e-9 {
+			t.Errorf("%v: %v %.12g, but surface points %.12g apart lie beside its witnesses", m, r.Status, r.Distance, near)
 		}
 		checkWitnesses(t, m.String(), &a, &b, &r)
 	}
@@ -307,4 +318,157 @@ func TestWalkPairsOnSurfaces(t *testing.T) {
 			checkWitnesses(t, tag, &a, &b, &r)
 		}
 	}
+}
+
+// TestDampedNotConverged: three pairs of TestSmallBesideLarge's draw (its
+// own seed, pairs 103, 303 and 394: a blade, a pointy shape and a box,
+// 0.31 to 1.99 across, each beside a body a tenth to a fiftieth its size,
+// within 2e-9 of touching). The implicit scheme's runs ended damped, μ at
+// 1e24 to 1e46 and steps of 1e-21 to 1e-34, with the merit under curDone
+// but the large body's point 9.1e-10 to 1.75e-9 off its surface: answered
+// converged 1.6e-16, 8.4e-17 (the bodies 1.19e-9 and 9.1e-10 apart) and
+// 3.396e-9, certified (1.65e-9 apart). A damped step ends a run only below
+// residualDone now. Every scheme must answer with both witnesses on their
+// surfaces to 1e-12 of the larger body's size, so |Q − P| bounds the
+// distance from above, and no farther than the reference; with
+// noDampedDone the implicit scheme's witnesses must be off again.
+func TestDampedNotConverged(t *testing.T) {
+	pairs := [][2]geom.Body{
+		{{Shape: geom.Superovoid{A: [3]float64{0.7867357290374797, 0.7531003785008, 0.88843673616764}, Eps: [2]float64{1.9, 0.1}, Taper: [2]float64{0, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.36927553274074487, V: geom.Vec3{-0.45505263462976214, 0.5757754900453518, 0.5701274118112425}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.012102124152735544, 0.06074131200425969, 0.015132031930960632}, Eps: [2]float64{1.9, 0.05}, Taper: [2]float64{-0.4439224639628859, 0.5}}, Pose: geom.Pose{Position: geom.Vec3{0.5686818159964998, 0.4812807436936124, 0.29793045338917745}, Orientation: geom.Quat{W: -0.4318774708782285, V: geom.Vec3{0.024677985920036342, 0.8735330863045523, 0.22318780049545492}}}}},
+		{{Shape: geom.Superovoid{A: [3]float64{0.284613688961841, 0.31460487154608907, 0.23654773641898721}, Eps: [2]float64{1.9, 1.95}, Taper: [2]float64{-0.5, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.3004185859035707, V: geom.Vec3{0.841882340146486, 0.2941720614216072, -0.3382980887799069}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.005428117034104031, 0.00661153128746432, 0.005075066901132729}, Eps: [2]float64{1.95, 1.95}, Taper: [2]float64{-0.27252053936291054, 0.22360736553776928}}, Pose: geom.Pose{Position: geom.Vec3{-0.010031518827205488, 0.18181062651434388, 0.0120614479945277}, Orientation: geom.Quat{W: -0.8687522316467312, V: geom.Vec3{-0.29332067125120376, -0.3781522680017311, -0.12741038431271814}}}}},
+		{{Shape: geom.Superovoid{A: [3]float64{0.245935771799614, 1.9873630034016097, 0.5209588324693927}, Eps: [2]float64{0.05, 0.05}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.47320729369645353, V: geom.Vec3{-0.8213245306383031, 0.17330713019978436, -0.2673303409382562}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.011214196765167075, 0.14111079599020343, 0.04986072807548215}, Eps: [2]float64{0.1, 1.9}, Taper: [2]float64{0.5, 0.5}}, Pose: geom.Pose{Position: geom.Vec3{0.639382753590533, -0.11908431176281854, -0.7102991619222998}, Orientation: geom.Quat{W: 0.020072930338269544, V: geom.Vec3{0.05643299751091093, -0.5337757243769055, -0.8435021460111872}}}}},
+	}
+	off := func(a, b *geom.Body, r *Result) float64 {
+		pa, okA := projectPoint(&a.Shape, r.LocalP, r.LocalP)
+		qb, okB := projectPoint(&b.Shape, r.LocalQ, r.LocalQ)
+		if !okA || !okB {
+			return math.Inf(1)
+		}
+		return max(pa.Sub(r.LocalP).Len(), qb.Sub(r.LocalQ).Len())
+	}
+	for i, p := range pairs {
+		a, b := p[0], p[1]
+		ref := refMinDistance(&a, &b)
+		tol := 1e-12 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			r := NewSolver(opt).Query(&a, &b)
+			tag := fmt.Sprintf("pair %d, %v", i, m)
+			if r.Status == Failed || !(r.Distance > 0) || r.Distance > ref+1e-9 {
+				t.Errorf("%s: %v %.12g, want apart, no farther than the reference (%.12g)", tag, r.Status, r.Distance, ref)
+			}
+			if d := off(&a, &b, &r); !(d <= tol) {
+				t.Errorf("%s: %v %.12g: a witness %.3g off its surface", tag, r.Status, r.Distance, d)
+			}
+			checkWitnesses(t, tag, &a, &b, &r)
+		}
+		sv := NewSolver(DefaultOptions())
+		sv.noDampedDone = true
+		if r := sv.Query(&a, &b); !(off(&a, &b, &r) > 100*tol) {
+			t.Errorf("pair %d with noDampedDone: %v %.12g, witnesses %.3g off: the pair no longer tests the damped end", i, r.Status, r.Distance, off(&a, &b, &r))
+		}
+	}
+}
+
+// TestRidgesClosest: two pairs of TestSmallBesideLarge's draw at
+// SOVVIZ_SWEEP_SEED=2 (pairs 253 and 359), where a pointy ridge of each
+// body crosses the other's within 2e-9. The first (a pointy shape 1.07
+// across, e 1.95 and 1.95, and a blade 0.16 across, e 1.9 and 0.1) was
+// answered 4.48e-8 apart, a walk's pair, max_iterations, where the
+// reference's surface points are 4.6e-12 apart; the second (a box-like
+// shape with a pointy equator, e 0.1 and 1.95, and a small flat one, e 1.9
+// and 0.05) 1.37e-8 apart, a stalled GJK run's hull pair whose point on
+// the large body lay 1.8e-7 of its size inside it. Every scheme must
+// answer apart, no farther than the reference, with its witnesses on
+// their surfaces, and within 1e-9 of where a search over both surfaces
+// from its witnesses gets (refNearAnswer: 1.2e-15 and 1.0368e-9 apart;
+// the reference's samples, on Point's grid, find no closer pair than
+// 1.7e-3 for the second); with noRidgesPolish that search must find
+// surface points closer than the answer by more than 1e-9.
+func TestRidgesClosest(t *testing.T) {
+	pairs := [][2]geom.Body{
+		{{Shape: geom.Superovoid{A: [3]float64{1.0654128976731432, 0.9675107221363584, 0.31151587027348243}, Eps: [2]float64{1.95, 1.95}, Taper: [2]float64{-0.5, 0}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.1577593214444973, V: geom.Vec3{-0.6738669206112287, 0.7172055889390194, -0.0814341021805129}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.012500768397937121, 0.16146516685145654, 0.13836836006082254}, Eps: [2]float64{1.9, 0.1}, Taper: [2]float64{-0.5, -0.5}}, Pose: geom.Pose{Position: geom.Vec3{0.12798505888159023, -0.8479883535503879, 0.17149402170240055}, Orientation: geom.Quat{W: -0.40229181924793994, V: geom.Vec3{-0.5524177013666006, -0.2769691609748537, -0.6754880156241927}}}}},
+		{{Shape: geom.Superovoid{A: [3]float64{1.6853293938103793, 0.11515416352374172, 0.49834980232986137}, Eps: [2]float64{0.1, 1.95}, Taper: [2]float64{-0.5, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: 0.7819642312517724, V: geom.Vec3{0.19334233799389647, 0.17726972829942997, 0.5654432993771566}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.01889014851127774, 0.007629041688345503, 0.0011145417738489267}, Eps: [2]float64{1.9, 0.05}, Taper: [2]float64{0.5, 0}}, Pose: geom.Pose{Position: geom.Vec3{-0.11663965764257234, -0.005658981763353943, 0.08639581636580113}, Orientation: geom.Quat{W: -0.7688730794003358, V: geom.Vec3{-0.23758258689626177, -0.5265895238455282, 0.27402951584321156}}}}},
+	}
+	for i, p := range pairs {
+		a, b := p[0], p[1]
+		ref := refMinDistance(&a, &b)
+		for _, m := range allMethods {
+			opt := DefaultOptions()
+			opt.Method = m
+			r := NewSolver(opt).Query(&a, &b)
+			tag := fmt.Sprintf("pair %d, %v", i, m)
+			if r.Status == Failed || !(r.Distance > 0) || r.Distance > ref+1e-9 {
+				t.Errorf("%s: %v %.12g, want apart, no farther than the reference (%.12g)", tag, r.Status, r.Distance, ref)
+			}
+			checkWitnesses(t, tag, &a, &b, &r)
+			if local := refNearAnswer(&a, &b, &r); r.Distance > local+1e-9 {
+				t.Errorf("%s: %v %.12g, but surface points %.12g apart lie beside its witnesses", tag, r.Status, r.Distance, local)
+			}
+		}
+		sv := NewSolver(DefaultOptions())
+		sv.noRidgesPolish = true
+		if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
+			t.Errorf("pair %d with noRidgesPolish: %v %.12g: the pair no longer tests the polish", i, r.Status, r.Distance)
+		}
+	}
+}
+
+// refNearAnswer is the distance a compass search over both surfaces
+// reaches from the answer's witnesses: an upper bound of the bodies'
+// distance near the answer. Each surface point is found on a ray from its
+// body's centre by bisection (rayBracket), the rays' directions turned
+// from the witnesses' by two coordinates each. (Not the parameters: on a
+// box-like face Point's resolution is far coarser than 1e-9, and Params
+// put a witness on a section of e 0.1 1.8e-3 off.)
+func refNearAnswer(a, b *geom.Body, r *Result) float64 {
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	frame := func(w geom.Vec3) (u, e1, e2 geom.Vec3) {
+		u = w.Normalize()
+		e1 = geom.Vec3{1, 0, 0}
+		if math.Abs(u[0]) > 0.6 {
+			e1 = geom.Vec3{0, 1, 0}
+		}
+		e1 = e1.Sub(u.Mul(e1.Dot(u))).Normalize()
+		return u, e1, u.Cross(e1)
+	}
+	ua, a1, a2 := frame(r.LocalP)
+	ub, b1, b2 := frame(r.LocalQ)
+	Ra, Rb := 2*a.Shape.BoundingRadius(), 2*b.Shape.BoundingRadius()
+	on := func(s *geom.Superovoid, R float64, u, e1, e2 geom.Vec3, x, y float64) geom.Vec3 {
+		d := u.Add(e1.Mul(x)).Add(e2.Mul(y)).Normalize()
+		lo, hi := rayBracket(s, d, R, 70)
+		return d.Mul(0.5 * (lo + hi))
+	}
+	f := func(x [4]float64) float64 {
+		p := ta.Point(on(&a.Shape, Ra, ua, a1, a2, x[0], x[1]))
+		q := tb.Point(on(&b.Shape, Rb, ub, b1, b2, x[2], x[3]))
+		return p.Sub(q).Len()
+	}
+	var x [4]float64
+	v := f(x)
+	for h, it := 1e-3, 0; h > 1e-16 && it < 5000; it++ {
+		improved := false
+		for k := 0; k < 4; k++ {
+			for _, sg := range [2]float64{1, -1} {
+				y := x
+				y[k] += sg * h
+				if w := f(y); w < v {
+					x, v, improved = y, w, true
+				}
+			}
+		}
+		if improved {
+			h *= 2
+		} else {
+			h /= 4
+		}
+	}
+	return v
 }

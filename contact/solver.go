@@ -53,6 +53,8 @@ type Solver struct {
 	chords                 int  // warm starts whose chord step was taken (tests)
 	finals                 int  // runs ended by a final chord step (tests)
 	noChords               bool // tests: neither chord step (chordStep, chordFinal)
+	noDampedDone           bool // tests: a damped step below tol ends a run as a Newton step does
+	noRidgesPolish         bool // tests: no ridgesPolish
 	noProbe                bool // tests and benchmarks: no probeBasins
 	noLowSeed              bool // tests: no lowSeed
 	noLowSeedNewton        bool // tests: no Newton in the schemes from lowSeed's walk
@@ -757,6 +759,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
+		sv.ridgesPolish(m, &pr, &best, res)
 		if !sv.refuteSeparated(m, &pr, &best, res) { // (its pair too)
 			sv.fail(&pr, res)
 			return
