@@ -531,7 +531,9 @@ func TestLowSeed(t *testing.T) {
 // within 2e-9 of touching (either side), then queried again. No separated
 // answer may leave a point of one body inside the other (refinedDeepest),
 // nor be farther apart than the reference's upper bound of the surfaces'
-// distance (refMinDistance). (Overlapping answers are not checked: on
+// distance (refMinDistance) or than a search from its witnesses gets
+// (refNearAnswer), nor have its witnesses off their surfaces
+// (checkWitnesses). (Overlapping answers are not checked: on
 // these box-like and pointy shapes the reference misses touches, 0.011
 // apart and no sample inside for an answer −7.7e-10 deep on bodies moved
 // to within 2e-9 of touching.) SOVVIZ_NEAR_ENDS_SWEEP=1 runs 1,500 pairs
@@ -567,6 +569,10 @@ func TestNearTouchEndsMinimal(t *testing.T) {
 			if ref := refMinDistance(a, b); res.Distance > ref+1e-9 {
 				t.Errorf("pair %d: answered %v apart (%v, certified %v); the reference found surface points %v apart", i, res.Distance, res.Status, res.Certified, ref)
 			}
+			if near := refNearAnswer(a, b, res); res.Distance > near+1e-9 {
+				t.Errorf("pair %d: answered %v apart (%v); a search from its witnesses found surface points %v apart (%+v, %+v)", i, res.Distance, res.Status, near, *a, *b)
+			}
+			checkWitnesses(t, fmt.Sprintf("pair %d (%+v, %+v)", i, *a, *b), a, b, res)
 		})
 	t.Logf("%d nearly touching pairs, %d separated answers checked (lowSeed replaced %d answers)", tested, sep, sv.lowSeeds)
 }
