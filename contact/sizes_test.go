@@ -387,8 +387,9 @@ func TestDampedNotConverged(t *testing.T) {
 // their surfaces, and within 1e-9 of where a search over both surfaces
 // from its witnesses gets (refNearAnswer: 1.2e-15 and 1.0368e-9 apart;
 // the reference's samples, on Point's grid, find no closer pair than
-// 1.7e-3 for the second); with noRidgesPolish that search must find
-// surface points closer than the answer by more than 1e-9.
+// 1.7e-3 for the second); with noRidgesPolish (and noStalledWalk, which
+// mends the second as well) that search must find surface points closer
+// than the answer by more than 1e-9.
 func TestRidgesClosest(t *testing.T) {
 	pairs := [][2]geom.Body{
 		{{Shape: geom.Superovoid{A: [3]float64{1.0654128976731432, 0.9675107221363584, 0.31151587027348243}, Eps: [2]float64{1.95, 1.95}, Taper: [2]float64{-0.5, 0}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.1577593214444973, V: geom.Vec3{-0.6738669206112287, 0.7172055889390194, -0.0814341021805129}}}},
@@ -413,7 +414,7 @@ func TestRidgesClosest(t *testing.T) {
 			}
 		}
 		sv := NewSolver(DefaultOptions())
-		sv.noRidgesPolish = true
+		sv.noRidgesPolish, sv.noStalledWalk = true, true // (the walk mends the second too)
 		if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
 			t.Errorf("pair %d with noRidgesPolish: %v %.12g: the pair no longer tests the polish", i, r.Status, r.Distance)
 		}
@@ -471,4 +472,40 @@ func refNearAnswer(a, b *geom.Body, r *Result) float64 {
 		}
 	}
 	return v
+}
+
+// TestStalledOnSurfaces: pair 558 of TestNearTouchEndsMinimal's sweep at
+// SOVVIZ_NEAR_ENDS_SEED=54, a box-like plate (e 0.1 and 0.1) and a box
+// with a pointy section (e 0.05 and 1.95), moved to within 2e-9 of
+// touching. GJK stalled, Newton from its hull pair stalled too, and every
+// scheme answered that pair 5.1e-9 apart, max_iterations, its witness
+// 2.7e-8 of the plate's size inside the plate, where a search from the
+// witnesses finds the surfaces meeting (6.8e-17 apart). The pair is walked
+// onto the surfaces now (stalledOnSurfaces). Every scheme must answer no
+// deeper than 1e-9 of the larger body's size, no farther apart than that
+// search gets, and, when apart, with its witnesses on their surfaces;
+// with noStalledWalk the answer must be the far one.
+func TestStalledOnSurfaces(t *testing.T) {
+	pairs := [][2]geom.Body{
+		{{Shape: geom.Superovoid{A: [3]float64{0.13630676150920173, 0.7362915712041725, 0.14541293458449914}, Eps: [2]float64{0.1, 0.1}, Taper: [2]float64{0.12609322571999737, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.06099883708204153, V: geom.Vec3{-0.7994116093129008, -0.5643436600077432, 0.19681578742433575}}}},
+			{Shape: geom.Superovoid{A: [3]float64{0.10827706210851688, 0.30530775010734407, 0.9248319812274484}, Eps: [2]float64{0.05, 1.95}, Taper: [2]float64{0.5, 0}}, Pose: geom.Pose{Position: geom.Vec3{0.04162435026287607, -0.5130919607186378, -0.999584992017105}, Orientation: geom.Quat{W: 0.10703578735130241, V: geom.Vec3{0.8718182424803016, 0.4292611182771803, -0.2102645586875483}}}}},
+	}
+	a, b := pairs[0][0], pairs[0][1]
+	tol := 1e-9 * max(maxAxis(&a.Shape), maxAxis(&b.Shape))
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := NewSolver(opt).Query(&a, &b)
+		if r.Status == Failed || !(r.Distance >= -tol) || r.Distance > refNearAnswer(&a, &b, &r)+1e-9 {
+			t.Errorf("%v: %v %.12g, want within %.3g of touching, no farther than a search from its witnesses (%.3g)", m, r.Status, r.Distance, tol, refNearAnswer(&a, &b, &r))
+		}
+		if r.Distance > 0 {
+			checkWitnesses(t, m.String(), &a, &b, &r)
+		}
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noStalledWalk = true
+	if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
+		t.Errorf("with noStalledWalk %v %.12g: the pair no longer tests the walk", r.Status, r.Distance)
+	}
 }

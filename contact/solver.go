@@ -55,6 +55,7 @@ type Solver struct {
 	noChords               bool // tests: neither chord step (chordStep, chordFinal)
 	noDampedDone           bool // tests: a damped step below tol ends a run as a Newton step does
 	noRidgesPolish         bool // tests: no ridgesPolish
+	noStalledWalk          bool // tests: hullRescue answers a stalled GJK run's pair as it is (stalledOnSurfaces)
 	noProbe                bool // tests and benchmarks: no probeBasins
 	noLowSeed              bool // tests: no lowSeed
 	noLowSeedNewton        bool // tests: no Newton in the schemes from lowSeed's walk
@@ -759,6 +760,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
+		if best.valid && !best.converged && best.separated && !onBoth(&pr, best.lp, best.lq) && !sv.noStalledWalk {
+			// (A stalled GJK run's hull pair, or a stalled Newton run's
+			// iterate from its points, after every stage has run from it.)
+			if w, ok := stalledOnSurfaces(m, &pr, &best); ok {
+				best = w
+				res.Fallback = true
+			}
+		}
 		sv.ridgesPolish(m, &pr, &best, res)
 		if !sv.refuteSeparated(m, &pr, &best, res) { // (its pair too)
 			sv.fail(&pr, res)
@@ -1208,6 +1217,38 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	}
 	*best = c
 	res.Fallback = true
+}
+
+// stalledOnSurfaces walks the points of an unconverged separated answer
+// that lie off their surfaces (a stalled GJK run's hull pair, in the
+// bodies by up to 2.7e-8 of the size on a box-like plate, or a stalled
+// Newton run's iterate from it) onto the surfaces: from the radial points
+// by alternating projections (surfacePair). The query answers the walked
+// pair in its place, after every stage has run from the old one, when it
+// lies on both surfaces and no farther than the old one by more than
+// pairTol, so that the witnesses are surface points and the distance a
+// true one (a box-like plate, e 0.1, and a box with a pointy section,
+// e 0.05 and 1.95, touching to 2e-9, were answered 5.1e-9 apart,
+// max_iterations, with a witness inside the plate, where the surfaces
+// meet: TestStalledOnSurfaces). Within pairTol one point may lie inside
+// the other body by a witness's tolerance (touchAt).
+func stalledOnSurfaces(m Method, pr *pair, h *candidate) (c candidate, ok bool) {
+	lp, okA := radialToSurface(pr.a, h.lp)
+	lq, okB := radialToSurface(pr.b, h.lq)
+	if !okA || !okB {
+		return c, false
+	}
+	w := surfacePair(pr, lp, lq)
+	if !onBoth(pr, w.lp, w.lq) {
+		return c, false
+	}
+	if c, ok = pairAt(m, pr, w.lp, w.lq); !ok {
+		c, ok = touchAt(m, pr, w.lp, w.lq)
+	}
+	if !ok || c.sd > h.sd+pairTol(pr) {
+		return candidate{}, false
+	}
+	return c, true
 }
 
 // saddleEscape checks that a separated answer no certificate proves
