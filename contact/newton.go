@@ -614,9 +614,11 @@ const (
 // residualDone after a damped one, whose length says nothing of it. Damped
 // to μ of 1e20 to 1e50 on box-like and pointy shapes beside bodies a tenth
 // to a fiftieth their size, steps of 1e-19 to 1e-36 ended runs with the
-// merit under 1e-16 but the large body's point 1e-9 of its size off its
-// surface (locus residuals of 2e-9 to 6e-9), answered converged up to
-// 1.75e-9 off the distance (TestDampedNotConverged). (cuspPolish's runs
+// merit under 1e-16 but the large body's point up to 1.75e-9 off its
+// surface (locus residuals F of 2e-9 to 6e-9), answered converged up to
+// 1.75e-9 off the distance (a scratch trace of seven such answers of
+// TestSmallBesideLarge at its own seed; no command prints μ. Three of
+// them are TestDampedNotConverged's). (cuspPolish's runs
 // end only on full steps.) off restores the old bound (noDampedDone).
 func doneAt(pure bool, curDone float64, off bool) float64 {
 	if pure || off {

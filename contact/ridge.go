@@ -744,38 +744,48 @@ func (c *ridgeCurve) at(t float64) (vec, bool) {
 	return radialToSurface(c.s, x)
 }
 
+// follow starts the curve's rays at the radius of its point x.
+func (c *ridgeCurve) follow(x vec) {
+	if c.fixed {
+		return
+	}
+	if r := math.Hypot(ridgePlane(c.j, x)); r > 0 {
+		c.r = r
+	}
+}
+
 // ridgesClosestIter caps ridgesClosest's Gauss–Newton iterations.
 const ridgesClosestIter = 40
 
 // ridgesClosest minimises the distance between the pointy ridges (or tips)
 // that the local surface points lp and lq lie on or near, one parameter
 // each, by Gauss–Newton on P(u) − Q(v) (central-difference tangents, steps
-// halved until the distance falls). Where two pointy ridges cross, the
-// common-normal equations have a root only within far less than 1e-10 of
-// both ridges, where the normals sweep their turns, and no Newton run or
-// chart polish converges there; along the ridges the distance is smooth.
-// The pair it returns lies on both surfaces; ok is false when either point
-// is near no ridge, or both are tips.
-func ridgesClosest(pr *pair, lp, lq vec) (p, q vec, ok bool) {
+// halved until the distance falls), for each pair of such ridges in turn.
+// Where two pointy ridges cross, the common-normal equations have a root
+// only within far less than 1e-10 of both ridges, where the normals sweep
+// their turns, and no Newton run or chart polish converges there; along
+// the ridges the distance is smooth. It passes each pair it reaches, on
+// both surfaces, to take, which keeps the ones it accepts (so that a pair
+// refused, a point inside the other body, leaves the others their turn);
+// it does nothing when either point is near no ridge.
+func ridgesClosest(pr *pair, lp, lq vec, take func(p, q vec)) {
 	var ra, rb [4]ridgeCurve
 	na, nb := ridgeCurves(pr.a, lp, &ra), ridgeCurves(pr.b, lq, &rb)
-	best := math.Inf(1)
 	for i := 0; i < na; i++ {
 		for k := 0; k < nb; k++ {
 			if ra[i].fixed && rb[k].fixed {
 				continue
 			}
-			if pi, qk, d, okIK := closestOnRidges(pr, &ra[i], &rb[k]); okIK && d < best {
-				p, q, ok, best = pi, qk, true, d
+			if p, q, ok := closestOnRidges(pr, &ra[i], &rb[k]); ok {
+				take(p, q)
 			}
 		}
 	}
-	return p, q, ok
 }
 
 // closestOnRidges is ridgesClosest on one ridge (or tip) of each shape:
-// the pair it reached and its distance.
-func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok bool) {
+// the pair it reached, ok false when the curves' points were not found.
+func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, ok bool) {
 	eval := func(u, v float64) (d vec, p, q vec, ok bool) {
 		p, okP := ca.at(u)
 		q, okQ := cb.at(v)
@@ -787,7 +797,7 @@ func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok b
 	u, v := ca.t, cb.t
 	r, p, q, ok := eval(u, v)
 	if !ok {
-		return p, q, 0, false
+		return p, q, false
 	}
 	const h = 1e-7
 	for it := 0; it < ridgesClosestIter; it++ {
@@ -816,18 +826,18 @@ func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok b
 		switch {
 		case ca.fixed:
 			if !(a22 > 0) {
-				return p, q, r.Len(), true
+				return p, q, true
 			}
 			dv = b2 / a22
 		case cb.fixed:
 			if !(a11 > 0) {
-				return p, q, r.Len(), true
+				return p, q, true
 			}
 			du = b1 / a11
 		default:
 			det := a11*a22 - a12*a12
 			if !(det > 1e-14*a11*a22) {
-				return p, q, r.Len(), true
+				return p, q, true
 			}
 			du, dv = (b1*a22-b2*a12)/det, (a11*b2-a12*b1)/det
 		}
@@ -837,6 +847,11 @@ func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok b
 			rn, pn, qn, ok := eval(u+du, v+dv)
 			if ok && rn.Len() < d0 {
 				u, v, r, p, q, taken = u+du, v+dv, rn, pn, qn, true
+				// (The rays start at the accepted points' radii: from a
+				// fixed one, radialToSurface gives up a few per cent
+				// away on a box-like section.)
+				ca.follow(p)
+				cb.follow(q)
 				break
 			}
 			du, dv = du/2, dv/2
@@ -845,7 +860,7 @@ func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok b
 			break
 		}
 	}
-	return p, q, r.Len(), true
+	return p, q, true
 }
 
 // ridgesPolish moves an unconverged separated best pair of two pointy
@@ -853,33 +868,31 @@ func closestOnRidges(pr *pair, ca, cb *ridgeCurve) (p, q vec, dist float64, ok b
 // ridges (ridgesClosest), when that is closer: an unconverged pair still,
 // two surface points whose distance bounds the bodies' from above. Where
 // the ridges touch, one point can lie inside the other body by rounding:
-// a pair within pairTol is kept then, each point no deeper in the other
-// body than a witness may be (logWitnessLim: a touch, within the
-// tolerance either way). Two pointy ridges crossing within 1e-9 were
-// answered 4.5e-8 apart, a walk's pair, where they are 5.9e-11 apart; a
-// stalled GJK run's hull pair 1.37e-8 apart, its point on a 1.8e-7 of the
-// size inside, where the ridges are 1.04e-9 apart (TestRidgesClosest).
+// a pair within pairTol is kept then (touchAt). Two pointy ridges crossing
+// within 1e-9 were answered 4.5e-8 apart, a walk's pair, where they are
+// 5.9e-11 apart; a stalled GJK run's hull pair 1.37e-8 apart, its point
+// on the large body 1.2e-8 inside it (locus residual −1.06e-7), where the
+// ridges are 1.04e-9 apart (TestRidgesClosest). Not in a move-out check's
+// moved query, which asks only whether the bodies still overlap.
 func (sv *Solver) ridgesPolish(m Method, pr *pair, best *candidate, res *Result) {
-	if sv.noRidgesPolish || !best.valid || best.converged || !best.separated || pr.overlapProven || !pointy(pr.a) || !pointy(pr.b) {
+	if sv.noRidgesPolish || sv.parent != nil || !best.valid || best.converged || !best.separated || pr.overlapProven || !pointy(pr.a) || !pointy(pr.b) {
 		return
 	}
-	p, q, ok := ridgesClosest(pr, best.lp, best.lq)
-	if !ok {
-		return
-	}
-	c, ok := pairAt(m, pr, p, q)
-	if !ok {
-		c, ok = touchAt(m, pr, p, q)
-	}
-	if !ok || !(c.sd < best.cmpSD()) {
-		return
-	}
-	*best = c
-	res.Fallback = true
+	ridgesClosest(pr, best.lp, best.lq, func(p, q vec) {
+		c, ok := pairAt(m, pr, p, q)
+		if !ok {
+			c, ok = touchAt(m, pr, p, q)
+		}
+		if ok && c.sd < best.cmpSD() {
+			*best = c
+			res.Fallback = true
+		}
+	})
 }
 
 // touchAt is pairAt for two surface points within pairTol of each other,
-// each in the other body by at most a witness's tolerance (logWitnessLim).
+// each in the other body by at most a witness's tolerance (a locus
+// residual down to −1e-9, as pair.witness allows: a touch).
 func touchAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
 	d := Q.Sub(P).Len()

@@ -760,7 +760,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
-		if best.valid && !best.converged && best.separated && !onBoth(&pr, best.lp, best.lq) && !sv.noStalledWalk {
+		if refine && best.valid && !best.converged && best.separated && !onBoth(&pr, best.lp, best.lq) && !sv.noStalledWalk {
 			// (A stalled GJK run's hull pair, or a stalled Newton run's
 			// iterate from its points, after every stage has run from it.)
 			if w, ok := stalledOnSurfaces(m, &pr, &best); ok {
