@@ -618,8 +618,8 @@ const (
 // surface (locus residuals F of 2e-9 to 6e-9), answered converged up to
 // 1.75e-9 off the distance (a scratch trace of seven such answers of
 // TestSmallBesideLarge at its own seed; no command prints μ. Three of
-// them are TestDampedNotConverged's). (cuspPolish's runs
-// end only on full steps.) off restores the old bound (noDampedDone).
+// them are TestDampedNotConverged's). (cuspPolish's runs end only on full
+// steps.) off restores the old bound (noDampedDone).
 func doneAt(pure bool, curDone float64, off bool) float64 {
 	if pure || off {
 		return curDone

@@ -776,7 +776,8 @@ func ridgesClosest(pr *pair, lp, lq vec, take func(p, q vec)) {
 			if ra[i].fixed && rb[k].fixed {
 				continue
 			}
-			if p, q, ok := closestOnRidges(pr, &ra[i], &rb[k]); ok {
+			ca, cb := ra[i], rb[k] // (copies: each run moves its rays' radii)
+			if p, q, ok := closestOnRidges(pr, &ca, &cb); ok {
 				take(p, q)
 			}
 		}
@@ -884,6 +885,7 @@ func (sv *Solver) ridgesPolish(m Method, pr *pair, best *candidate, res *Result)
 			c, ok = touchAt(m, pr, p, q)
 		}
 		if ok && c.sd < best.cmpSD() {
+			keepNormals(pr, &c, best.nP, best.nQ)
 			*best = c
 			res.Fallback = true
 		}

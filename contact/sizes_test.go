@@ -428,7 +428,7 @@ func TestRidgesClosest(t *testing.T) {
 		sv := NewSolver(DefaultOptions())
 		sv.noRidgesPolish, sv.noStalledWalk = true, true // (the walk mends the second too)
 		if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
-			t.Errorf("pair %d with noRidgesPolish: %v %.12g: the pair no longer tests the polish", i, r.Status, r.Distance)
+			t.Errorf("pair %d with noRidgesPolish and noStalledWalk: %v %.12g: the pair no longer tests the polish", i, r.Status, r.Distance)
 		}
 	}
 }
@@ -491,12 +491,13 @@ func refNearAnswer(a, b *geom.Body, r *Result) float64 {
 // with a pointy section (e 0.05 and 1.95), moved to within 2e-9 of
 // touching. GJK stalled, Newton from its hull pair stalled too, and every
 // scheme answered that pair 5.1e-9 apart, max_iterations, its witness
-// 2.7e-8 of the plate's size inside the plate, where a search from the
+// 1.4e-8 inside the plate (radially; locus residual −3.61e-8), where a search from the
 // witnesses finds the surfaces meeting (6.8e-17 apart). The pair is walked
 // onto the surfaces now (stalledOnSurfaces). Every scheme must answer no
 // deeper than 1e-9 of the larger body's size, no farther apart than that
-// search gets, and, when apart, with its witnesses on their surfaces;
-// with noStalledWalk the answer must be the far one.
+// search gets, and, when apart, with its witnesses on their surfaces and
+// its normal a's at P; dense samples must find no point deeper than that
+// tolerance; with noStalledWalk the answer must be the far one.
 func TestStalledOnSurfaces(t *testing.T) {
 	pairs := [][2]geom.Body{
 		{{Shape: geom.Superovoid{A: [3]float64{0.13630676150920173, 0.7362915712041725, 0.14541293458449914}, Eps: [2]float64{0.1, 0.1}, Taper: [2]float64{0.12609322571999737, 0.5}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.06099883708204153, V: geom.Vec3{-0.7994116093129008, -0.5643436600077432, 0.19681578742433575}}}},
@@ -514,7 +515,16 @@ func TestStalledOnSurfaces(t *testing.T) {
 		if r.Distance > 0 {
 			checkWitnesses(t, m.String(), &a, &b, &r)
 		}
+		// The normal is a's at P (the walk's line, 6.9e-17 long, took one
+		// 76° off it before keepNormals).
+		ta := a.Pose.Transform()
+		if n, ok := a.Shape.Normal(r.LocalP); !ok || !(ta.Dir(n).Dot(r.Normal) > math.Cos(0.05)) {
+			t.Errorf("%v: normal %v, a's at P %v", m, r.Normal, ta.Dir(n))
+		}
 		t.Logf("%v: %v %.3g", m, r.Status, r.Distance)
+	}
+	if deep := refinedDeepest(&a, &b, 120, 60); !(deep >= -1e-9) {
+		t.Errorf("dense samples %.3g deep: the answers claim the bodies within the tolerance of touching", deep)
 	}
 	sv := NewSolver(DefaultOptions())
 	sv.noStalledWalk = true

@@ -55,7 +55,7 @@ type Solver struct {
 	noChords               bool // tests: neither chord step (chordStep, chordFinal)
 	noDampedDone           bool // tests: a damped step below tol ends a run as a Newton step does
 	noRidgesPolish         bool // tests: no ridgesPolish
-	noStalledWalk          bool // tests: hullRescue answers a stalled GJK run's pair as it is (stalledOnSurfaces)
+	noStalledWalk          bool // tests: no walk of an unconverged answer's points onto the surfaces (stalledOnSurfaces)
 	noProbe                bool // tests and benchmarks: no probeBasins
 	noLowSeed              bool // tests: no lowSeed
 	noLowSeedNewton        bool // tests: no Newton in the schemes from lowSeed's walk
@@ -760,9 +760,10 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 		// finish, the polytope's check among them; a converged pair from
 		// here pre-empted it and left a deep overlap max_iterations.)
 		sv.touchRescue(m, &pr, seen, &best, res)
-		if refine && best.valid && !best.converged && best.separated && !onBoth(&pr, best.lp, best.lq) && !sv.noStalledWalk {
+		if sv.parent == nil && !pr.overlapProven && best.valid && !best.converged && best.separated && !onBoth(&pr, best.lp, best.lq) && !sv.noStalledWalk {
 			// (A stalled GJK run's hull pair, or a stalled Newton run's
-			// iterate from its points, after every stage has run from it.)
+			// iterate from its points, after the rescue stages have run
+			// from it.)
 			if w, ok := stalledOnSurfaces(m, &pr, &best); ok {
 				best = w
 				res.Fallback = true
@@ -1219,19 +1220,31 @@ func (sv *Solver) hullRescue(m Method, pr *pair, best *candidate, res *Result) {
 	res.Fallback = true
 }
 
+// keepNormals gives c, a pair of surface points found from a candidate
+// whose normals were nP and nQ, those normals when c's points are within
+// pairTol of each other: the line between them is then rounding's (a walk
+// that ended 6.9e-17 apart, where the surfaces meet, took the normal 76°
+// off the plate's), and the old normals are the best estimate at hand.
+func keepNormals(pr *pair, c *candidate, nP, nQ vec) {
+	if c.sd <= pairTol(pr) && nP.Len() > 0 && nQ.Len() > 0 {
+		c.nP, c.nQ = nP, nQ
+	}
+}
+
 // stalledOnSurfaces walks the points of an unconverged separated answer
 // that lie off their surfaces (a stalled GJK run's hull pair, in the
-// bodies by up to 2.7e-8 of the size on a box-like plate, or a stalled
+// bodies, one 1.4e-8 inside a box-like plate (radially), or a stalled
 // Newton run's iterate from it) onto the surfaces: from the radial points
 // by alternating projections (surfacePair). The query answers the walked
-// pair in its place, after every stage has run from the old one, when it
-// lies on both surfaces and no farther than the old one by more than
-// pairTol, so that the witnesses are surface points and the distance a
+// pair in its place, after the rescue stages have run from the old one,
+// when it lies on both surfaces and no farther than the old one by more
+// than pairTol, so that the witnesses are surface points and the distance a
 // true one (a box-like plate, e 0.1, and a box with a pointy section,
 // e 0.05 and 1.95, touching to 2e-9, were answered 5.1e-9 apart,
 // max_iterations, with a witness inside the plate, where the surfaces
 // meet: TestStalledOnSurfaces). Within pairTol one point may lie inside
-// the other body by a witness's tolerance (touchAt).
+// the other body by a witness's tolerance (touchAt), and the pair keeps
+// h's normals (keepNormals).
 func stalledOnSurfaces(m Method, pr *pair, h *candidate) (c candidate, ok bool) {
 	lp, okA := radialToSurface(pr.a, h.lp)
 	lq, okB := radialToSurface(pr.b, h.lq)
@@ -1245,9 +1258,10 @@ func stalledOnSurfaces(m Method, pr *pair, h *candidate) (c candidate, ok bool) 
 	if c, ok = pairAt(m, pr, w.lp, w.lq); !ok {
 		c, ok = touchAt(m, pr, w.lp, w.lq)
 	}
-	if !ok || c.sd > h.sd+pairTol(pr) {
+	if !ok || !(c.sd <= h.cmpSD()+pairTol(pr)) {
 		return candidate{}, false
 	}
+	keepNormals(pr, &c, h.nP, h.nQ)
 	return c, true
 }
 
@@ -2005,7 +2019,9 @@ func snap(x, tiny float64) float64 {
 // onSurfaces moves an unconverged separated candidate's witness points
 // onto their surfaces along the rays from the centres, and takes the
 // distance there, with the normal along Q − P (as for every answer, Q − P
-// = distance · normal): an iterate stopped short can lie off the surfaces
+// = distance · normal; within pairTol the candidate's own normals stay,
+// the line being rounding's, and Q − P is within 2·pairTol of it either
+// way: keepNormals): an iterate stopped short can lie off the surfaces
 // and so closer than the bodies are (a box-like pair stopped with q
 // 3.7e-5 off b's surface, 2.8e-5 below the true distance), while two
 // surface points are never closer than the bodies. The candidate is left
@@ -2022,7 +2038,12 @@ func onSurfaces(pr *pair, c *candidate) bool {
 	if !(mp <= 0.5*c.sd && mq <= 0.5*c.sd) {
 		return false
 	}
-	return separatedAt(pr, c, lp, lq)
+	nP, nQ := c.nP, c.nQ
+	if !separatedAt(pr, c, lp, lq) {
+		return false
+	}
+	keepNormals(pr, c, nP, nQ)
+	return true
 }
 
 // separatedAt sets c's points to the local surface points lp, lq, its
