@@ -65,28 +65,11 @@ func refMinDistance(a, b *geom.Body) float64 {
 			q := rb.t.Point(rb.s.Point(x[2], x[3]))
 			return p.Sub(q).Len()
 		}
-		v := f(x)
 		// The step grows after a success: at a fixed step the search can
 		// crawl by an ulp a step along a flat or pointy patch (a wide
 		// battery pair ran for minutes). The cap only ends a crawl early;
 		// every value taken is still a true distance of two surface points.
-		for h, it := 0.1, 0; h > 1e-13 && it < 20000; it++ {
-			improved := false
-			for k := 0; k < 4; k++ {
-				for _, sg := range [2]float64{1, -1} {
-					y := x
-					y[k] += sg * h
-					if w := f(y); w < v {
-						x, v, improved = y, w, true
-					}
-				}
-			}
-			if improved {
-				h *= 2
-			} else {
-				h /= 4
-			}
-		}
+		x, v := compassSearch(f, x, 0.1, 1e-13, 20000)
 		best = math.Min(best, v)
 		// Axis moves crawl along the narrow diagonal valley of nearly
 		// touching surfaces (p and q must move together): quasi-Newton on
@@ -103,6 +86,31 @@ func refMinDistance(a, b *geom.Body) float64 {
 		best = math.Min(best, bfgsPolish(g, [4]float64{chart(x[0], ea[0]), chart(x[1], ea[1]), chart(x[2], eb[0]), chart(x[3], eb[1])}))
 	}
 	return best
+}
+
+// compassSearch minimises f from x by axis moves of step h, doubled after
+// a move that lowers f and quartered after none, until h falls to hMin or
+// maxIt rounds have run; it returns the best point and its value.
+func compassSearch(f func([4]float64) float64, x [4]float64, h, hMin float64, maxIt int) ([4]float64, float64) {
+	v := f(x)
+	for it := 0; h > hMin && it < maxIt; it++ {
+		improved := false
+		for k := 0; k < 4; k++ {
+			for _, sg := range [2]float64{1, -1} {
+				y := x
+				y[k] += sg * h
+				if w := f(y); w < v {
+					x, v, improved = y, w, true
+				}
+			}
+		}
+		if improved {
+			h *= 2
+		} else {
+			h /= 4
+		}
+	}
+	return x, v
 }
 
 // chart maps an angle p to σ with tan σ = spow(tan p, e), in the same

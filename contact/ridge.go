@@ -412,13 +412,18 @@ func pairAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 		return candidate{}, false
 	}
 	c.surfSD = c.sd
-	if m == Implicit {
-		c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
-	} else {
-		c.x[0], c.x[1] = pr.a.Params(lp)
-		c.x[2], c.x[3] = pr.b.Params(lq)
-	}
+	setUnknowns(m, pr, &c)
 	return c, true
+}
+
+// setUnknowns sets c's Newton unknowns for scheme m from its local points.
+func setUnknowns(m Method, pr *pair, c *candidate) {
+	if m == Implicit {
+		c.x = [6]float64{c.lp[0], c.lp[1], c.lp[2], c.lq[0], c.lq[1], c.lq[2]}
+	} else {
+		c.x[0], c.x[1] = pr.a.Params(c.lp)
+		c.x[2], c.x[3] = pr.b.Params(c.lq)
+	}
 }
 
 // ridgeTakes makes the converged pair c best when it improves on it
@@ -905,11 +910,6 @@ func touchAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	n := Q.Sub(P).Mul(1 / d)
 	c.lp, c.lq, c.P, c.Q, c.sd, c.surfSD = lp, lq, P, Q, d, d
 	c.nP, c.nQ = n, n.Mul(-1)
-	if m == Implicit {
-		c.x = [6]float64{lp[0], lp[1], lp[2], lq[0], lq[1], lq[2]}
-	} else {
-		c.x[0], c.x[1] = pr.a.Params(lp)
-		c.x[2], c.x[3] = pr.b.Params(lq)
-	}
+	setUnknowns(m, pr, &c)
 	return c, true
 }

@@ -464,25 +464,7 @@ func refNearAnswer(a, b *geom.Body, r *Result) float64 {
 		q := tb.Point(on(&b.Shape, Rb, ub, b1, b2, x[2], x[3]))
 		return p.Sub(q).Len()
 	}
-	var x [4]float64
-	v := f(x)
-	for h, it := 1e-3, 0; h > 1e-16 && it < 5000; it++ {
-		improved := false
-		for k := 0; k < 4; k++ {
-			for _, sg := range [2]float64{1, -1} {
-				y := x
-				y[k] += sg * h
-				if w := f(y); w < v {
-					x, v, improved = y, w, true
-				}
-			}
-		}
-		if improved {
-			h *= 2
-		} else {
-			h /= 4
-		}
-	}
+	_, v := compassSearch(f, [4]float64{}, 1e-3, 1e-16, 5000)
 	return v
 }
 
