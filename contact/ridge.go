@@ -906,6 +906,124 @@ func touchAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	if !(d > 0) || d > pairTol(pr) || inside(pr.b, &pr.tb, P, -1e-9) || inside(pr.a, &pr.ta, Q, -1e-9) {
 		return c, false
 	}
+	return touchFrom(m, pr, lp, lq)
+}
+
+// ridgeFaces moves an unconverged separated best pair whose point on a
+// pointy shape lies on or near a ridge (or tip) to the ridge's point
+// nearest the other body, with its foot there (PointDistance, exact), when
+// that is closer: the distance from the other body's surface is smooth
+// along the ridge, though no common-normal run converges at the ridge
+// itself. A ridge point inside the other body by more than pairTol proves
+// the bodies overlap (pr.insideF), for refuteSeparated to refute the
+// answer; one within pairTol of the surface, inside or out, is a touch
+// (touchFrom): an unconverged pair |d| apart. Where a pointy equator touched a pointy prism's
+// edge, 0.0027 beside 0.55 (TestSmallBesideLarge at SOVVIZ_SWEEP_SEED=6,
+// pair 44), every start failed and the answer was the ridge search's walk
+// 4.0e-9 apart, max_iterations, where the equator dips 3.3e-10 into the
+// prism's face beside its edge and the ridges' closest pair is 7.6e-9
+// apart (TestRidgeFaces). Not in a move-out check's moved query.
+func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
+	if sv.noRidgeFaces || sv.parent != nil || !best.valid || best.converged || !best.separated || pr.overlapProven {
+		return
+	}
+	tol := pairTol(pr)
+	for side := 0; side < 2; side++ {
+		s, o, ts, to := pr.side(side)
+		if !pointy(s) {
+			continue
+		}
+		w := best.lp
+		if side == 1 {
+			w = best.lq
+		}
+		var rc [4]ridgeCurve
+		nc := ridgeCurves(s, w, &rc)
+		// (The other body in its own frame, as tipCheck's.)
+		sv.tipBody = geom.Body{Shape: *o, Pose: geom.Pose{Orientation: geom.Quat{W: 1}}}
+		for i := 0; i < nc; i++ {
+			c := &rc[i]
+			dist := func(t float64) (float64, vec, vec, bool) {
+				x, ok := c.at(t)
+				if !ok {
+					return 0, x, vec{}, false
+				}
+				pd := PointDistance(&sv.tipBody, to.InvPoint(ts.Point(x)))
+				if pd.Status == Failed || math.IsNaN(pd.Distance) {
+					return 0, x, vec{}, false
+				}
+				return pd.Distance, x, pd.Closest, true
+			}
+			t := c.t
+			d, x, foot, ok := dist(t)
+			if !ok {
+				continue
+			}
+			if !c.fixed {
+				// A compass search on the ridge's parameter: the step
+				// doubles after a move and is quartered after none.
+				for h, it := ridgeFaceStep, 0; h > 1e-14 && it < ridgeFaceIter; it++ {
+					moved := false
+					for _, tt := range [2]float64{t + h, t - h} {
+						if d2, x2, f2, ok2 := dist(tt); ok2 && d2 < d {
+							t, d, x, foot, moved = tt, d2, x2, f2, true
+							break
+						}
+					}
+					if moved {
+						h *= 2
+					} else {
+						h /= 4
+					}
+				}
+			}
+			if d < -tol {
+				// The ridge point lies inside the other body by more than
+				// pairTol: the bodies overlap (marked as classify marks
+				// its witnesses), and refuteSeparated refutes the answer.
+				if fx, okx := o.Residual(to.InvPoint(ts.Point(x))); okx && fx < min(pr.insideF, 0) {
+					pr.insideF = fx
+				}
+				continue
+			}
+			// (The foot onto the surface along its ray, as finish would
+			// move it: PointDistance's foot beside a pointy ridge lay
+			// 1.5e-11 off it, and the pair's distance grew by as much.)
+			if y, ok := radialToSurface(o, foot); ok {
+				foot = y
+			}
+			lp, lq := x, foot
+			if side == 1 {
+				lp, lq = foot, x
+			}
+			cand, ok := pairAt(m, pr, lp, lq)
+			if d <= tol {
+				// Within pairTol of the other surface, inside or out: a
+				// touch, its points |d| apart (touchAt, but with the
+				// distance PointDistance proves: touchAt's locus
+				// residuals are relative to each body's size, and the
+				// foot lay in the small body at a residual of −1e-7).
+				cand, ok = touchFrom(m, pr, lp, lq)
+			}
+			if ok && cand.sd < best.cmpSD() {
+				keepNormals(pr, &cand, best.nP, best.nQ)
+				*best = cand
+				res.Fallback = true
+			}
+		}
+	}
+}
+
+// touchFrom is touchAt without its checks, for two surface points that
+// the caller knows within pairTol of each other's surfaces: the
+// unconverged separated candidate of the two, |Q − P| apart, its normals
+// along the line between them.
+func touchFrom(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
+	P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
+	d := Q.Sub(P).Len()
+	if !(d > 0) {
+		return c, false
+	}
 	c = candidate{method: m, valid: true, separated: true}
 	n := Q.Sub(P).Mul(1 / d)
 	c.lp, c.lq, c.P, c.Q, c.sd, c.surfSD = lp, lq, P, Q, d, d
@@ -913,3 +1031,10 @@ func touchAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	setUnknowns(m, pr, &c)
 	return c, true
 }
+
+// ridgeFaceStep and ridgeFaceIter are ridgeFaces' first step on a ridge's
+// parameter (an angle) and its cap on the search's rounds.
+const (
+	ridgeFaceStep = 1e-3
+	ridgeFaceIter = 200
+)

@@ -23,8 +23,9 @@ import (
 // (about 8 minutes), SOVVIZ_NEAR_ENDS_GAP widens the gap as there, and
 // SOVVIZ_SWEEP_SEED draws others. A scratch version with other draws found
 // TestGJKStalled's and (gaps up to 0.3) TestTipStationary's pairs; this
-// sweep at its own seed TestWalkRefutes' (pair 202), and a review's run of
-// it at seed 2 with gaps up to 0.3 TestWalkPairsOnSurfaces'. See
+// sweep at its own seed TestWalkRefutes' (pair 202), at seed 2
+// TestRidgesClosest's, at seed 6 TestRidgeFaces' (pair 44), and a review's
+// run of it at seed 2 with gaps up to 0.3 TestWalkPairsOnSurfaces'. See
 // docs/contact.md (step 5, near-touching pairs) for the seeds that pass.
 //
 //	SOVVIZ_SIZES_SWEEP=1 go test -run SmallBesideLarge -v ./contact
@@ -108,8 +109,8 @@ func stalledPair() (a, b geom.Body) {
 // and no sample lies inside the other body. GJK now stops where it stalls
 // and Newton from its pair converges (hullRescue). Every scheme must
 // answer converged, apart and no farther than the reference; without
-// the stalled run's pair (noHullStalled) and the ridges' polish
-// (noRidgesPolish) the answer is the far one.
+// the stalled run's pair (noHullStalled), the ridges' polish
+// (noRidgesPolish) and ridgeFaces the answer is the far one.
 func TestGJKStalled(t *testing.T) {
 	a, b := stalledPair()
 	ref := refMinDistance(&a, &b)
@@ -133,6 +134,7 @@ func TestGJKStalled(t *testing.T) {
 	sv = NewSolver(DefaultOptions())
 	sv.noHullStalled = true
 	sv.noRidgesPolish = true // (which takes the far pair to 6.9e-10, max_iterations)
+	sv.noRidgeFaces = true   // (to 5.4e-10, max_iterations)
 	if r := sv.Query(&a, &b); !(r.Distance > 1e-8) {
 		t.Errorf("without the stalled run's pair %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
@@ -230,9 +232,10 @@ func TestMoveOutDeepDips(t *testing.T) {
 // Every scheme must answer apart, within 1e-9 of the reference and within
 // 1e-11 of where a search from its witnesses gets (unconverged: at two
 // crossing ridges no chart run meets every equation); without the
-// refutation the answer is the far one, and without the polish and the
+// refutation the answer is the far one, and without the polish, the
 // walk onto the surfaces (stalledOnSurfaces, which alone gets within
-// 1.2e-12 of it) more than 1e-10 above the search's.
+// 1.2e-12 of it) and ridgeFaces (which alone gets within 1e-11 of it)
+// more than 1e-10 above the search's.
 func TestWalkRefutes(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7500601339602017, 1.646922607499944, 0.11501173131175328}, Eps: [2]float64{1.95, 0.05}, Taper: [2]float64{0.5, 0}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.38783053123651556, V: geom.Vec3{-0.05074151494516808, -0.345416921087361, 0.8530532974723204}}}}
@@ -262,7 +265,7 @@ func TestWalkRefutes(t *testing.T) {
 		t.Errorf("without the refutation %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
 	sv = NewSolver(DefaultOptions())
-	sv.noRidgesPolish, sv.noStalledWalk = true, true
+	sv.noRidgesPolish, sv.noStalledWalk, sv.noRidgeFaces = true, true, true
 	if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-10) {
 		t.Errorf("without the ridges' polish %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
@@ -398,8 +401,9 @@ func TestDampedNotConverged(t *testing.T) {
 // from its witnesses gets (refNearAnswer: 1.2e-15 and 1.0368e-9 apart;
 // the reference's samples, on Point's grid, find no closer pair than
 // 1.7e-3 for the second); with noRidgesPolish (and noStalledWalk, which
-// mends the second as well) that search must find surface points closer
-// than the answer by more than 1e-9.
+// mends the second as well, and noRidgeFaces, which mends both) that
+// search must find surface points closer than the answer by more than
+// 1e-9.
 func TestRidgesClosest(t *testing.T) {
 	pairs := [][2]geom.Body{
 		{{Shape: geom.Superovoid{A: [3]float64{1.0654128976731432, 0.9675107221363584, 0.31151587027348243}, Eps: [2]float64{1.95, 1.95}, Taper: [2]float64{-0.5, 0}}, Pose: geom.Pose{Orientation: geom.Quat{W: -0.1577593214444973, V: geom.Vec3{-0.6738669206112287, 0.7172055889390194, -0.0814341021805129}}}},
@@ -426,7 +430,7 @@ func TestRidgesClosest(t *testing.T) {
 			t.Logf("%s: %v %.6g (the search from its witnesses %.3g)", tag, r.Status, r.Distance, local)
 		}
 		sv := NewSolver(DefaultOptions())
-		sv.noRidgesPolish, sv.noStalledWalk = true, true // (the walk mends the second too)
+		sv.noRidgesPolish, sv.noStalledWalk, sv.noRidgeFaces = true, true, true // (the walk mends the second too, ridgeFaces both)
 		if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
 			t.Errorf("pair %d with noRidgesPolish and noStalledWalk: %v %.12g: the pair no longer tests the polish", i, r.Status, r.Distance)
 		}
@@ -512,5 +516,50 @@ func TestStalledOnSurfaces(t *testing.T) {
 	sv.noStalledWalk = true
 	if r := sv.Query(&a, &b); !(r.Distance > refNearAnswer(&a, &b, &r)+1e-9) {
 		t.Errorf("with noStalledWalk %v %.12g: the pair no longer tests the walk", r.Status, r.Distance)
+	}
+}
+
+// TestRidgeFaces: pair 44 of TestSmallBesideLarge's draw at
+// SOVVIZ_SWEEP_SEED=6: a pointy prism 0.55 across (e 1.9 and 0.05, its
+// vertical edges pointy ridges) and a box 0.0033 across with a pointy
+// equator (e 0.1 and 1.95), moved to within 2e-9 of touching. Every start
+// failed, and every scheme answered the ridge search's walk 4.0e-9 apart,
+// max_iterations, where b's equator dips 3.3e-10 into a's face beside
+// its edge (the reference's surface points are 3.2e-10 apart) and the
+// ridges' closest pair (ridgesPolish) is 7.6e-9 apart. The ridge's point
+// nearest a, with its foot there, is a touch (ridgeFaces). Every scheme
+// must answer within pairTol of touching and of the reference, with its
+// witnesses on their surfaces and no point of one body deeper in the
+// other than pairTol (dense samples, each residual times its body's size);
+// without ridgeFaces the answer must be farther than the reference by
+// more than 1e-9.
+func TestRidgeFaces(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.6159548026430485, 0.5501177461833091, 0.38486408187720694}, Eps: [2]float64{1.9, 0.05}, Taper: [2]float64{-0.29803417296406187, 0}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: -0.1895281865480766, V: geom.Vec3{0.09713366766183439, -0.2693331469022894, 0.9392037974210218}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.00273533124130521, 0.003306542720972908, 0.001015764099871648}, Eps: [2]float64{0.1, 1.95}, Taper: [2]float64{-0.2939446847474969, 0.3953293118249048}},
+		Pose: geom.Pose{Position: geom.Vec3{0.17326093263301606, -0.440978895377266, -0.2868120552102064}, Orientation: geom.Quat{W: 0.30894375884511943, V: geom.Vec3{-0.6767452399241355, 0.03426901911270375, -0.6673794036676036}}}}
+	ref := refMinDistance(&a, &b)
+	tol := pairTolOf(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := NewSolver(opt).Query(&a, &b)
+		if r.Status == Failed || !(math.Abs(r.Distance) <= tol) || r.Distance > ref+1e-9 {
+			t.Errorf("%v: %v %.12g, want within %.3g of touching and no farther than the reference (%.12g)", m, r.Status, r.Distance, tol, ref)
+		}
+		if r.Distance > 0 {
+			checkWitnesses(t, m.String(), &a, &b, &r)
+		}
+		t.Logf("%v: %v %.6g (the reference %.6g)", m, r.Status, r.Distance, ref)
+	}
+	ta, tb := a.Pose.Transform(), b.Pose.Transform()
+	inB, inA := refinedDeepestIn(&a, &b, ta, tb, 120, 60), refinedDeepestIn(&b, &a, tb, ta, 120, 60)
+	if deep := min(inB*maxAxis(&b.Shape), inA*maxAxis(&a.Shape)); !(deep >= -tol) {
+		t.Errorf("dense samples %.3g deep: the answers claim the bodies within pairTol of touching", deep)
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noRidgeFaces = true
+	if r := sv.Query(&a, &b); !(r.Distance > ref+1e-9) {
+		t.Errorf("without ridgeFaces %v %.12g: the pair no longer tests it", r.Status, r.Distance)
 	}
 }

@@ -151,8 +151,15 @@ type Solver struct {
 	tipBody                geom.Body
 	noTips                 bool
 	tipChecks, tipReplaced int
-	noDeepSeeds            bool // tests: no deepSeeds
-	fewClimbs              bool // tests: probeStarts climbs on every pair
+	// noTipSeeds turns off tipCheck's Newton runs from a tip whose
+	// translation leaves the bodies overlapping, and tipSeeded counts the
+	// answers they replaced (tests).
+	noTipSeeds bool
+	tipSeeded  int
+	// noRidgeFaces turns ridgeFaces off (tests).
+	noRidgeFaces bool
+	noDeepSeeds  bool // tests: no deepSeeds
+	fewClimbs    bool // tests: probeStarts climbs on every pair
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -770,6 +777,7 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			}
 		}
 		sv.ridgesPolish(m, &pr, &best, res)
+		sv.ridgeFaces(m, &pr, &best, res)
 		if !sv.refuteSeparated(m, &pr, &best, res) { // (its pair too)
 			sv.fail(&pr, res)
 			return

@@ -56,3 +56,60 @@ func TestTipContact(t *testing.T) {
 		checkDepthBySamples(t, &a, &b, &res, 0.01, m.String())
 	}
 }
+
+// TestTipSeeds: pair 3218 of TestQuerySymmetries' sweep at
+// SOVVIZ_SWEEP_SEED=2. a's pointy tip (e 1.94 and 1.92) lies 0.0039 inside
+// b (tapered, e 0.67 and 1.51), and b holds two basins beside the tip's
+// foot, 2.6e-7 apart in depth, their normals 6° apart. The tip's own
+// translation leaves the bodies overlapping (tipCheck refuses it), and
+// every cold query answered the deeper basin, converged, unless the pair
+// stood elsewhere in the world, where the probe's fixed directions found
+// the other. Newton from the answer's witness beside the tip and the
+// tip's foot finds the shallower one (tipCheck's seeds). In every scheme
+// the answer must be a converged overlap that, moved out along its normal
+// by 1 + 1e-6 times its depth, dense samples find apart, and, moved out
+// by 1 − 1e-6 times it, overlapping; the pair turned and shifted must get
+// the same depth; and without the seeds the depth must be deeper than the
+// translation the samples found to part the bodies.
+func TestTipSeeds(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8727725271643458, 1.1080643265034604, 1.26718610533754}, Eps: [2]float64{1.9397727764274801, 1.9195961734687164}, Taper: [2]float64{0.3402840964211332, -0.4081635937997471}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.43324498213568086, V: geom.Vec3{-0.2881351061433949, 0.6244288019379891, 0.5825509568889881}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7275236620723706, 1.1854241907604361, 0.712918786124979}, Eps: [2]float64{0.669928617032845, 1.5102403909695783}, Taper: [2]float64{0.36542530462311884, -0.4864953528031025}},
+		Pose: geom.Pose{Position: geom.Vec3{0.6812315851240267, 1.5547323638733423, -0.5005735914341065}, Orientation: geom.Quat{W: -0.254632867582887, V: geom.Vec3{0.1661798478451818, 0.46689844595799296, 0.8303927998716506}}}}
+	tol := pairTolOf(&a, &b)
+	moved := func(res *Result, f float64) geom.Body {
+		c := b
+		c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
+		return c
+	}
+	parts := math.Inf(1) // the shallowest translation the samples found to part the bodies
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		res := NewSolver(opt).Query(&a, &b)
+		if res.Status != Converged || !(res.Distance < 0) {
+			t.Errorf("%v: %v %.15g, want a converged overlap", m, res.Status, res.Distance)
+			continue
+		}
+		out, in := moved(&res, 1+1e-6), moved(&res, 1-1e-6)
+		if deep := refinedDeepest(&a, &out, 240, 120); !(deep >= 0) {
+			t.Errorf("%v: %.15g: moved out by 1 + 1e-6 times the depth, dense samples find the bodies overlapping (%.3g)", m, res.Distance, deep)
+		} else {
+			parts = min(parts, -res.Distance*(1+1e-6))
+		}
+		if deep := refinedDeepest(&a, &in, 240, 120); !(deep < 0) {
+			t.Errorf("%v: %.15g: moved out by 1 − 1e-6 times the depth, dense samples find the bodies apart (%.3g)", m, res.Distance, deep)
+		}
+		q, sh := geom.Quat{W: 0.5, V: geom.Vec3{0.5, -0.5, 0.5}}, geom.Vec3{3, -7, 2}
+		ma, mb := rigidMoved(a, q, sh), rigidMoved(b, q, sh)
+		if mv := NewSolver(opt).Query(&ma, &mb); mv.Status != Converged || !(math.Abs(mv.Distance-res.Distance) <= tol) {
+			t.Errorf("%v: %.15g, turned and shifted %v %.15g", m, res.Distance, mv.Status, mv.Distance)
+		}
+		t.Logf("%v: %v %.15g", m, res.Status, res.Distance)
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noTipSeeds = true
+	if old := sv.Query(&a, &b); !(-old.Distance > parts+1e-9) {
+		t.Errorf("without the tip's seeds %v %.15g: no deeper than the samples' %.15g, the pair no longer tests them", old.Status, old.Distance, parts)
+	}
+}
