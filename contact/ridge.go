@@ -909,22 +909,28 @@ func touchAt(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	return touchFrom(m, pr, lp, lq)
 }
 
-// ridgeFaces moves an unconverged separated best pair whose point on a
-// pointy shape lies on or near a ridge (or tip) to the ridge's point
-// nearest the other body, with its foot there (PointDistance, exact), when
-// that is closer: the distance from the other body's surface is smooth
-// along the ridge, though no common-normal run converges at the ridge
-// itself. A ridge point inside the other body by more than pairTol proves
-// the bodies overlap (pr.insideF), for refuteSeparated to refute the
-// answer; one within pairTol of the surface, inside or out, is a touch
-// (touchFrom): an unconverged pair |d| apart. Where a pointy equator touched a pointy prism's
-// edge, 0.0027 beside 0.55 (TestSmallBesideLarge at SOVVIZ_SWEEP_SEED=6,
-// pair 44), every start failed and the answer was the ridge search's walk
-// 4.0e-9 apart, max_iterations, where the equator dips 3.3e-10 into the
-// prism's face beside its edge and the ridges' closest pair is 7.6e-9
-// apart (TestRidgeFaces). Not in a move-out check's moved query.
+// ridgeFaces moves an unconverged separated best pair of a pair with a
+// non-convex shape, whose point on a pointy shape lies on or near a ridge
+// (or tip), to the ridge's point nearest the other body, with its foot
+// there (PointDistance, exact), when that is closer: the distance from the
+// other body's surface is smooth along the ridge, though no common-normal
+// run converges at the ridge itself. A ridge point outside the other body
+// by at most pairTol is a touch (touchFrom: an unconverged separated pair
+// that close). One inside proves the bodies overlap and the separated
+// answer wrong: by more than pairTol and a witness's tolerance it is
+// marked as classify marks its witnesses (pr.insideF), for
+// refuteSeparated to refute the answer; otherwise the answer becomes the
+// unconverged overlap of translating the point out to its foot (a lower
+// bound of the depth), for the move-out check to test. Where a pointy
+// equator touched a pointy prism's edge, 0.0027 beside 0.55
+// (TestSmallBesideLarge at SOVVIZ_SWEEP_SEED=6, pair 44), every start
+// failed and the answer was the ridge search's walk 4.0e-9 apart,
+// max_iterations, where the equator dips 3.3e-10 into the prism's face
+// beside its edge and the ridges' closest pair is 7.6e-9 apart
+// (TestRidgeFaces). Not for convex pairs (GJK proves their distance), nor
+// in a move-out check's moved query.
 func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
-	if sv.noRidgeFaces || sv.parent != nil || !best.valid || best.converged || !best.separated || pr.overlapProven {
+	if sv.noRidgeFaces || sv.parent != nil || pr.convex || !best.valid || best.converged || !best.separated || pr.overlapProven {
 		return
 	}
 	tol := pairTol(pr)
@@ -939,53 +945,90 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 		}
 		var rc [4]ridgeCurve
 		nc := ridgeCurves(s, w, &rc)
-		// (The other body in its own frame, as tipCheck's.)
-		sv.tipBody = geom.Body{Shape: *o, Pose: geom.Pose{Orientation: geom.Quat{W: 1}}}
+		ob := sv.ownFrame(o)
 		for i := 0; i < nc; i++ {
 			c := &rc[i]
+			// The distance of the ridge's point at t from o's surface,
+			// signed, and its foot: by Newton from the last kept point's
+			// foot (projectPoint), which costs a fraction of PointDistance's
+			// global search (2 ms a point inside a box-like body), else
+			// by that search.
+			var foot vec
+			haveFoot := false
 			dist := func(t float64) (float64, vec, vec, bool) {
+				sv.ridgeFaceEvals++
 				x, ok := c.at(t)
 				if !ok {
 					return 0, x, vec{}, false
 				}
-				pd := PointDistance(&sv.tipBody, to.InvPoint(ts.Point(x)))
-				if pd.Status == Failed || math.IsNaN(pd.Distance) {
-					return 0, x, vec{}, false
+				xl := to.InvPoint(ts.Point(x))
+				if haveFoot {
+					p, ok := projectPoint(o, xl, foot)
+					if !ok {
+						// (Beside a pointy ridge of o, in its chart, as
+						// PointDistance does.)
+						p, ok = projectPointCharted(o, xl, foot)
+					}
+					if ok {
+						d := p.Sub(xl).Len()
+						if f, okf := o.Residual(xl); okf && f < 0 {
+							d = -d
+						}
+						return d, x, p, true
+					}
 				}
-				return pd.Distance, x, pd.Closest, true
+				r := PointDistance(ob, xl)
+				if r.Status == Failed || math.IsNaN(r.Distance) {
+					return 0, x, r.Closest, false
+				}
+				return r.Distance, x, r.Closest, true
 			}
 			t := c.t
-			d, x, foot, ok := dist(t)
+			d, x, f, ok := dist(t)
 			if !ok {
 				continue
 			}
-			if !c.fixed {
-				// A compass search on the ridge's parameter: the step
-				// doubles after a move and is quartered after none.
-				for h, it := ridgeFaceStep, 0; h > 1e-14 && it < ridgeFaceIter; it++ {
-					moved := false
-					for _, tt := range [2]float64{t + h, t - h} {
-						if d2, x2, f2, ok2 := dist(tt); ok2 && d2 < d {
-							t, d, x, foot, moved = tt, d2, x2, f2, true
-							break
-						}
-					}
-					if moved {
-						h *= 2
-					} else {
-						h /= 4
+			foot, haveFoot = f, true
+			// A compass search on the ridge's parameter (an angle): the
+			// step doubles after a move and is quartered after none, down
+			// to ridgeFaceMin, where the distance's error is of its
+			// square (1e-20 of the ridge's curvature). It stops once the
+			// point proves an overlap.
+			proven := func() bool {
+				fx, okx := o.Residual(to.InvPoint(ts.Point(x)))
+				return d < -tol && okx && fx < -overlapInside
+			}
+			for h, it := ridgeFaceStep, 0; !c.fixed && h > ridgeFaceMin && it < ridgeFaceIter && !proven(); it++ {
+				moved := false
+				for _, tt := range [2]float64{t + h, t - h} {
+					if d2, x2, f2, ok2 := dist(tt); ok2 && d2 < d {
+						t, d, x, foot, moved = tt, d2, x2, f2, true
+						break
 					}
 				}
+				if moved {
+					h *= 2
+				} else {
+					h /= 4
+				}
 			}
-			if d < -tol {
-				// The ridge point lies inside the other body by more than
-				// pairTol: the bodies overlap (marked as classify marks
-				// its witnesses), and refuteSeparated refutes the answer.
-				if fx, okx := o.Residual(to.InvPoint(ts.Point(x))); okx && fx < min(pr.insideF, 0) {
+			// The point's own global search, which the answer takes:
+			// the local feet can miss a nearer one.
+			pd := PointDistance(ob, to.InvPoint(ts.Point(x)))
+			sv.ridgeFaceEvals++
+			if pd.Status == Failed || math.IsNaN(pd.Distance) {
+				continue
+			}
+			d = pd.Distance
+			if proven() {
+				// (Deeper than a touch: refuteSeparated refutes the
+				// answer, as for classify's witnesses.)
+				if fx, _ := o.Residual(to.InvPoint(ts.Point(x))); fx < pr.insideF {
 					pr.insideF = fx
 				}
 				continue
 			}
+			foot = pd.Closest
 			// (The foot onto the surface along its ray, as finish would
 			// move it: PointDistance's foot beside a pointy ridge lay
 			// 1.5e-11 off it, and the pair's distance grew by as much.)
@@ -996,22 +1039,61 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 			if side == 1 {
 				lp, lq = foot, x
 			}
-			cand, ok := pairAt(m, pr, lp, lq)
-			if d <= tol {
-				// Within pairTol of the other surface, inside or out: a
-				// touch, its points |d| apart (touchAt, but with the
-				// distance PointDistance proves: touchAt's locus
-				// residuals are relative to each body's size, and the
-				// foot lay in the small body at a residual of −1e-7).
+			var cand candidate
+			switch {
+			case d < 0:
+				// Inside the other body: b moved out along the foot's
+				// normal by the point's depth (a lower bound of every
+				// separating translation) is the answer the move-out check
+				// tests.
+				n := to.Dir(pd.Normal)
+				if side == 0 {
+					n = n.Mul(-1)
+				}
+				cand, ok = overlapFrom(m, pr, lp, lq, n)
+			case d > tol:
+				cand, ok = pairAt(m, pr, lp, lq)
+			default:
+				// Within pairTol outside the other surface: a touch, its
+				// points d apart (touchAt, but with the distance
+				// PointDistance proves: touchAt's locus residuals are
+				// relative to each body's size, and a foot on the large
+				// body can lie in the small one at a residual of 1e-7).
 				cand, ok = touchFrom(m, pr, lp, lq)
+				if ok {
+					keepNormals(pr, &cand, best.nP, best.nQ)
+				}
 			}
 			if ok && cand.sd < best.cmpSD() {
-				keepNormals(pr, &cand, best.nP, best.nQ)
 				*best = cand
 				res.Fallback = true
 			}
 		}
 	}
+}
+
+// overlapFrom is the unconverged overlapping candidate of the local surface
+// points lp, lq, one inside the other body, with a's normal n: translating
+// b by |P − Q| along n puts the inner point on the other surface.
+func overlapFrom(m Method, pr *pair, lp, lq vec, n vec) (c candidate, ok bool) {
+	P, Q := pr.ta.Point(lp), pr.tb.Point(lq)
+	d := P.Sub(Q).Len()
+	if !(d > 0) || !(n.Len() > 0) {
+		return c, false
+	}
+	c = candidate{method: m, valid: true}
+	c.lp, c.lq, c.P, c.Q, c.sd = lp, lq, P, Q, -d
+	c.nP, c.nQ = n, n.Mul(-1)
+	setUnknowns(m, pr, &c)
+	return c, true
+}
+
+// ownFrame returns the scratch body of shape o at the identity pose, for
+// PointDistance in o's frame without an allocation (tipCheck's and
+// ridgeFaces').
+func (sv *Solver) ownFrame(o *geom.Superovoid) *geom.Body {
+	sv.tipBody = geom.Body{Shape: *o, Pose: geom.Pose{Orientation: geom.Quat{W: 1}}}
+	return &sv.tipBody
 }
 
 // touchFrom is touchAt without its checks, for two surface points that
@@ -1032,9 +1114,11 @@ func touchFrom(m Method, pr *pair, lp, lq vec) (c candidate, ok bool) {
 	return c, true
 }
 
-// ridgeFaceStep and ridgeFaceIter are ridgeFaces' first step on a ridge's
-// parameter (an angle) and its cap on the search's rounds.
+// ridgeFaceStep, ridgeFaceMin and ridgeFaceIter are ridgeFaces' first and
+// last steps on a ridge's parameter (an angle) and its cap on the
+// search's rounds.
 const (
 	ridgeFaceStep = 1e-3
+	ridgeFaceMin  = 1e-10
 	ridgeFaceIter = 200
 )

@@ -145,9 +145,10 @@ type Solver struct {
 	moveCusps     int
 	// noWarmPolytope turns warmPolytope off (tests).
 	noWarmPolytope bool
-	// tipBody is tipCheck's other body in its own frame; noTips turns
-	// tipCheck off, tipChecks counts its moved queries and tipReplaced
-	// the answers it replaced (tests).
+	// tipBody is ownFrame's scratch body (tipCheck's and ridgeFaces'
+	// other body in its own frame); noTips turns tipCheck off, tipChecks
+	// counts its moved queries and tipReplaced the answers it replaced
+	// (tests).
 	tipBody                geom.Body
 	noTips                 bool
 	tipChecks, tipReplaced int
@@ -156,10 +157,12 @@ type Solver struct {
 	// answers they replaced (tests).
 	noTipSeeds bool
 	tipSeeded  int
-	// noRidgeFaces turns ridgeFaces off (tests).
-	noRidgeFaces bool
-	noDeepSeeds  bool // tests: no deepSeeds
-	fewClimbs    bool // tests: probeStarts climbs on every pair
+	// noRidgeFaces turns ridgeFaces off, and ridgeFaceEvals counts its
+	// distance evaluations (tests).
+	noRidgeFaces   bool
+	ridgeFaceEvals int
+	noDeepSeeds    bool // tests: no deepSeeds
+	fewClimbs      bool // tests: probeStarts climbs on every pair
 }
 
 // NewSolver returns a solver with the given options (zero fields take the

@@ -23,7 +23,9 @@ const tipNear = 1e-3
 // non-convex shape by a tip's translation where one is shallower (by more
 // than pairTol) and, moved along it, the bodies are apart (a query of the
 // moved bodies). It reports whether it replaced the answer: that moved
-// query is then the move-out check's.
+// query is then the move-out check's. Where a tip's translation leaves
+// the bodies overlapping, Newton's pair from beside the tip can replace
+// the answer instead (reported false: the move-out check still tests it).
 func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate, res *Result) bool {
 	if sv.parent != nil || sv.noTips || pr.convex || !probes(pr) || !best.valid || best.separated || !(best.sd < 0) {
 		return false
@@ -61,10 +63,7 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 			if f, ok := o.Residual(xl); !ok || !(f < 0) {
 				continue
 			}
-			// (The other body in its own frame: a Solver field, so that
-			// PointDistance's argument costs no allocation.)
-			sv.tipBody = geom.Body{Shape: *o, Pose: geom.Pose{Orientation: geom.Quat{W: 1}}}
-			pd := PointDistance(&sv.tipBody, xl)
+			pd := PointDistance(sv.ownFrame(o), xl)
 			if pd.Status == Failed || !(-pd.Distance < -best.sd-tol) {
 				continue
 			}
@@ -138,7 +137,13 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		res.Fallback = true
 		return true
 	}
-	if near.valid && better(&near, best) && near.sd > best.sd+tol {
+	// (Every tip inside bounds each separating translation from below, by
+	// its depth: a pair shallower than the deepest is wrong.)
+	deepest := 0.0
+	for i := 0; i < n; i++ {
+		deepest = min(deepest, cands[i].sd)
+	}
+	if near.valid && better(&near, best) && near.sd > best.sd+tol && near.sd <= deepest+tol {
 		// (Not returned as replaced: the move-out check is still to
 		// prove the new pair clears the bodies.)
 		sv.noteRival(&near)

@@ -66,11 +66,13 @@ func TestTipContact(t *testing.T) {
 // stood elsewhere in the world, where the probe's fixed directions found
 // the other. Newton from the answer's witness beside the tip and the
 // tip's foot finds the shallower one (tipCheck's seeds). In every scheme
-// the answer must be a converged overlap that, moved out along its normal
-// by 1 + 1e-6 times its depth, dense samples find apart, and, moved out
-// by 1 − 1e-6 times it, overlapping; the pair turned and shifted must get
-// the same depth; and without the seeds the depth must be deeper than the
-// translation the samples found to part the bodies.
+// the answer must be a converged overlap shallower than without the seeds
+// by more than 1e-9 that, moved out along its normal by 1 + 1e-6 times its
+// depth, dense samples find apart, and, moved out by 1 − 1e-6 times it,
+// overlapping; the pair turned and shifted must get the same depth;
+// without the seeds the depth must be deeper than the translation the
+// samples found to part the bodies; and the default solver's answer must
+// be the seeds' (Solver.tipSeeded).
 func TestTipSeeds(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.8727725271643458, 1.1080643265034604, 1.26718610533754}, Eps: [2]float64{1.9397727764274801, 1.9195961734687164}, Taper: [2]float64{0.3402840964211332, -0.4081635937997471}},
 		Pose: geom.Pose{Orientation: geom.Quat{W: 0.43324498213568086, V: geom.Vec3{-0.2881351061433949, 0.6244288019379891, 0.5825509568889881}}}}
@@ -82,13 +84,17 @@ func TestTipSeeds(t *testing.T) {
 		c.Pose.Position = b.Pose.Position.Add(res.Normal.Mul(-f * res.Distance))
 		return c
 	}
+	// Without the seeds: the deeper basin's answer.
+	sv := NewSolver(DefaultOptions())
+	sv.noTipSeeds = true
+	old := sv.Query(&a, &b)
 	parts := math.Inf(1) // the shallowest translation the samples found to part the bodies
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
 		res := NewSolver(opt).Query(&a, &b)
-		if res.Status != Converged || !(res.Distance < 0) {
-			t.Errorf("%v: %v %.15g, want a converged overlap", m, res.Status, res.Distance)
+		if res.Status != Converged || !(res.Distance < 0) || !(res.Distance > old.Distance+1e-9) {
+			t.Errorf("%v: %v %.15g, want a converged overlap shallower than without the seeds (%.15g) by more than 1e-9", m, res.Status, res.Distance, old.Distance)
 			continue
 		}
 		out, in := moved(&res, 1+1e-6), moved(&res, 1-1e-6)
@@ -105,11 +111,13 @@ func TestTipSeeds(t *testing.T) {
 		if mv := NewSolver(opt).Query(&ma, &mb); mv.Status != Converged || !(math.Abs(mv.Distance-res.Distance) <= tol) {
 			t.Errorf("%v: %.15g, turned and shifted %v %.15g", m, res.Distance, mv.Status, mv.Distance)
 		}
-		t.Logf("%v: %v %.15g", m, res.Status, res.Distance)
+		t.Logf("%v: %v %.15g (without the seeds %.15g)", m, res.Status, res.Distance, old.Distance)
 	}
-	sv := NewSolver(DefaultOptions())
-	sv.noTipSeeds = true
-	if old := sv.Query(&a, &b); !(-old.Distance > parts+1e-9) {
+	if !(-old.Distance > parts+1e-9) {
 		t.Errorf("without the tip's seeds %v %.15g: no deeper than the samples' %.15g, the pair no longer tests them", old.Status, old.Distance, parts)
+	}
+	sv = NewSolver(DefaultOptions())
+	if sv.Query(&a, &b); sv.tipSeeded != 1 {
+		t.Errorf("the tip's seeds replaced %d answers, want the one", sv.tipSeeded)
 	}
 }
