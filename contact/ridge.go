@@ -934,14 +934,20 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	tol := pairTol(pr)
+	// (Both sides start from the answer's own witnesses, and a proof of an
+	// overlap on any ridge leaves the answer as it was, for
+	// refuteSeparated: a shallower overlap taken from another ridge
+	// would hide it.)
+	orig, fallback := *best, res.Fallback
+	proved := false
 	for side := 0; side < 2; side++ {
 		s, o, ts, to := pr.side(side)
 		if !pointy(s) {
 			continue
 		}
-		w := best.lp
+		w := orig.lp
 		if side == 1 {
-			w = best.lq
+			w = orig.lq
 		}
 		var rc [4]ridgeCurve
 		nc := ridgeCurves(s, w, &rc)
@@ -1026,6 +1032,7 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 				if fx, _ := o.Residual(to.InvPoint(ts.Point(x))); fx < pr.insideF {
 					pr.insideF = fx
 				}
+				proved = true
 				continue
 			}
 			foot = pd.Closest
@@ -1045,7 +1052,10 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 				// Inside the other body: b moved out along the foot's
 				// normal by the point's depth (a lower bound of every
 				// separating translation) is the answer the move-out check
-				// tests.
+				// tests. (Deeper than pairTol too, where the point's
+				// residual is within a witness's tolerance and proves
+				// nothing by classify's rule: the move-out check still
+				// tests the answer.)
 				n := to.Dir(pd.Normal)
 				if side == 0 {
 					n = n.Mul(-1)
@@ -1069,6 +1079,9 @@ func (sv *Solver) ridgeFaces(m Method, pr *pair, best *candidate, res *Result) {
 				res.Fallback = true
 			}
 		}
+	}
+	if proved {
+		*best, res.Fallback = orig, fallback
 	}
 }
 

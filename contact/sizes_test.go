@@ -401,9 +401,9 @@ func TestDampedNotConverged(t *testing.T) {
 // its witnesses gets (refNearAnswer: 1.0368e-9 apart for the second; the
 // reference's samples, on Point's grid, find no closer pair than 1.7e-3
 // there). The first is an overlap since ridgeFaces (2026-12-08): a point
-// of the blade's ridge lies 5.8e-11 inside the other body, where the
-// ridges' polish answered 3.2e-11 apart; it must be within pairTol, seen
-// by dense samples, and b moved out along its normal by its depth and
+// of the blade's ridge lies 5.7e-11 inside the other body, where the
+// ridges' polish answered 3.2e-11 apart; it must be an overlap within
+// pairTol, seen by dense samples, and b moved out along its normal by its depth and
 // pairTol must clear a by at most 2·pairTol. With noRidgesPolish (and noStalledWalk, which
 // mends the second as well, and noRidgeFaces, which mends both) that
 // search must find surface points closer than the answer by more than
@@ -423,8 +423,8 @@ func TestRidgesClosest(t *testing.T) {
 			opt.Method = m
 			r := NewSolver(opt).Query(&a, &b)
 			tag := fmt.Sprintf("pair %d, %v", i, m)
-			if r.Status == Failed || r.Distance > ref+1e-9 {
-				t.Errorf("%s: %v %.12g, want no farther than the reference (%.12g)", tag, r.Status, r.Distance, ref)
+			if r.Status == Failed || r.Distance > ref+1e-9 || i == 0 && r.Distance > 0 {
+				t.Errorf("%s: %v %.12g, want no farther than the reference (%.12g), and for the first pair an overlap", tag, r.Status, r.Distance, ref)
 			}
 			if !(r.Distance > 0) {
 				// An overlap (ridgeFaces: a ridge point inside the other
@@ -433,14 +433,16 @@ func TestRidgesClosest(t *testing.T) {
 				// clears a by at most 2·pairTol.
 				tol := pairTolOf(&a, &b)
 				ta, tb := a.Pose.Transform(), b.Pose.Transform()
-				in := min(refinedDeepestIn(&a, &b, ta, tb, 120, 60), refinedDeepestIn(&b, &a, tb, ta, 120, 60))
+				// (Residuals times the bodies' largest semi-axes bound
+				// the samples' depths.)
+				in := min(refinedDeepestIn(&a, &b, ta, tb, 120, 60)*maxAxis(&b.Shape), refinedDeepestIn(&b, &a, tb, ta, 120, 60)*maxAxis(&a.Shape))
 				c := b
 				c.Pose.Position = b.Pose.Position.Add(r.Normal.Mul(-r.Distance + tol))
 				mv := Query(&a, &c, &opt)
-				if !(r.Distance >= -tol) || !(in < 0) || !(mv.Distance > 0 && mv.Distance <= 2*tol) {
+				if !(r.Distance >= -tol) || !(in < -1e-12) || !(mv.Distance > 0 && mv.Distance <= 2*tol) {
 					t.Errorf("%s: %v %.12g: want an overlap within %.3g that dense samples see (%.3g) and the move clears by at most 2·pairTol (%v %.3g)", tag, r.Status, r.Distance, tol, in, mv.Status, mv.Distance)
 				}
-				t.Logf("%s: %v %.6g (dense samples %.3g deep; moved out, %.3g apart)", tag, r.Status, r.Distance, in, mv.Distance)
+				t.Logf("%s: %v %.6g (dense samples at most %.3g deep; moved out, %.3g apart)", tag, r.Status, r.Distance, -in, mv.Distance)
 				continue
 			}
 			checkWitnesses(t, tag, &a, &b, &r)
@@ -549,10 +551,10 @@ func TestStalledOnSurfaces(t *testing.T) {
 // edge (dense samples find b's points inside a, and the reference's
 // surface points 3.2e-10 apart) and the ridges' closest pair
 // (ridgesPolish) is 7.6e-9 apart. The equator's point deepest in a, with
-// its foot there, is the overlap (ridgeFaces). Every scheme must answer
-// an overlap no deeper than pairTol that b, moved out along its normal by
-// its depth and pairTol, clears by at most 2·pairTol, and that the
-// move-out check does not flag; without ridgeFaces the answer must be
+// its foot there, is the overlap (ridgeFaces). Every scheme must answer,
+// with either body first, an overlap no deeper than pairTol that the
+// second body, moved out along the normal by the depth and pairTol,
+// clears by at most 2·pairTol, and that the move-out check does not flag; without ridgeFaces the answer must be
 // farther apart than the reference by more than 1e-9.
 func TestRidgeFaces(t *testing.T) {
 	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.6159548026430485, 0.5501177461833091, 0.38486408187720694}, Eps: [2]float64{1.9, 0.05}, Taper: [2]float64{-0.29803417296406187, 0}},
@@ -562,21 +564,28 @@ func TestRidgeFaces(t *testing.T) {
 	ref := refMinDistance(&a, &b)
 	tol := pairTolOf(&a, &b)
 	ta, tb := a.Pose.Transform(), b.Pose.Transform()
-	if in := refinedDeepestIn(&b, &a, tb, ta, 120, 60); !(in < 0) {
-		t.Errorf("dense samples find no point of b inside a (%.3g): the pair no longer tests an overlap", in)
+	// (A residual times the body's largest semi-axis bounds the depth.)
+	if in := refinedDeepestIn(&b, &a, tb, ta, 120, 60) * maxAxis(&a.Shape); !(in < -1e-12) {
+		t.Errorf("dense samples find no point of b inside a (%.3g deep): the pair no longer tests an overlap", in)
 	}
 	for _, m := range allMethods {
 		opt := DefaultOptions()
 		opt.Method = m
-		sv := NewSolver(opt)
-		r := sv.Query(&a, &b)
-		c := b
-		c.Pose.Position = b.Pose.Position.Add(r.Normal.Mul(-r.Distance + tol))
-		mv := Query(&a, &c, &opt)
-		if r.Status == Failed || !(r.Distance <= 0 && r.Distance >= -tol) || r.StillOverlapping != 0 || !(mv.Distance > 0 && mv.Distance <= 2*tol) {
-			t.Errorf("%v: %v %.12g (still overlapping %.3g), moved out by its depth and %.3g %v %.3g: want an overlap within pairTol that the move clears by at most 2·pairTol", m, r.Status, r.Distance, r.StillOverlapping, tol, mv.Status, mv.Distance)
+		// Each way round: swapped, the ridge point inside lies on the
+		// first body, and its normal is the other's negated.
+		for _, p := range [][2]*geom.Body{{&a, &b}, {&b, &a}} {
+			x, y := p[0], p[1]
+			sv := NewSolver(opt)
+			r := sv.Query(x, y)
+			c := *y
+			c.Pose.Position = y.Pose.Position.Add(r.Normal.Mul(-r.Distance + tol))
+			mv := Query(x, &c, &opt)
+			tag := fmt.Sprintf("%v, %s first", m, map[bool]string{true: "a", false: "b"}[x == &a])
+			if r.Status == Failed || !(r.Distance <= 0 && r.Distance >= -tol) || r.StillOverlapping != 0 || !(mv.Distance > 0 && mv.Distance <= 2*tol) {
+				t.Errorf("%s: %v %.12g (still overlapping %.3g), moved out by its depth and %.3g %v %.3g: want an overlap within pairTol that the move clears by at most 2·pairTol", tag, r.Status, r.Distance, r.StillOverlapping, tol, mv.Status, mv.Distance)
+			}
+			t.Logf("%s: %v %.6g (the reference %.6g), moved out by its depth and pairTol %.3g apart; %d of ridgeFaces' distances", tag, r.Status, r.Distance, ref, mv.Distance, sv.ridgeFaceEvals)
 		}
-		t.Logf("%v: %v %.6g (the reference %.6g), moved out by its depth and pairTol %.3g apart; %d of ridgeFaces' distances", m, r.Status, r.Distance, ref, mv.Distance, sv.ridgeFaceEvals)
 	}
 	sv := NewSolver(DefaultOptions())
 	sv.noRidgeFaces = true

@@ -137,13 +137,7 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		res.Fallback = true
 		return true
 	}
-	// (Every tip inside bounds each separating translation from below, by
-	// its depth: a pair shallower than the deepest is wrong.)
-	deepest := 0.0
-	for i := 0; i < n; i++ {
-		deepest = min(deepest, cands[i].sd)
-	}
-	if near.valid && better(&near, best) && near.sd > best.sd+tol && near.sd <= deepest+tol {
+	if tipSeedTakes(&near, best, cands[:n], tol) {
 		// (Not returned as replaced: the move-out check is still to
 		// prove the new pair clears the bodies.)
 		sv.noteRival(&near)
@@ -152,4 +146,17 @@ func (sv *Solver) tipCheck(m Method, pr *pair, a, b *geom.Body, best *candidate,
 		res.Fallback = true
 	}
 	return false
+}
+
+// tipSeedTakes reports whether tipCheck's Newton pair near replaces best:
+// valid, better, shallower by more than tol, and no shallower than the
+// deepest tip's own translation (tips) by more than tol, since every tip
+// inside the other body bounds each separating translation from below by
+// its depth.
+func tipSeedTakes(near, best *candidate, tips []candidate, tol float64) bool {
+	deepest := 0.0
+	for i := range tips {
+		deepest = min(deepest, tips[i].sd)
+	}
+	return near.valid && better(near, best) && near.sd > best.sd+tol && near.sd <= deepest+tol
 }

@@ -121,3 +121,29 @@ func TestTipSeeds(t *testing.T) {
 		t.Errorf("the tip's seeds replaced %d answers, want the one", sv.tipSeeded)
 	}
 }
+
+// TestTipSeedTakes: tipCheck's Newton pair replaces the answer only when
+// it is shallower by more than the tolerance and no shallower than the
+// deepest tip's own depth (a proven lower bound), within the tolerance.
+func TestTipSeedTakes(t *testing.T) {
+	ov := func(sd float64) candidate { return candidate{valid: true, converged: true, sd: sd} }
+	best := ov(-0.5)
+	tips := []candidate{ov(-0.2), ov(-0.3)}
+	for _, c := range []struct {
+		near float64
+		want bool
+	}{
+		{-0.4, true},          // between the answer and the deepest tip
+		{-0.3 + 1e-12, true},  // at the deepest tip, within tol
+		{-0.25, false},        // shallower than the deepest tip: too shallow
+		{-0.5 + 1e-12, false}, // not shallower than the answer by more than tol
+	} {
+		near := ov(c.near)
+		if got := tipSeedTakes(&near, &best, tips, 1e-9); got != c.want {
+			t.Errorf("near %.12g, answer %.12g, tips %v: %v, want %v", c.near, best.sd, []float64{tips[0].sd, tips[1].sd}, got, c.want)
+		}
+	}
+	if near := (candidate{sd: -0.4}); tipSeedTakes(&near, &best, tips, 1e-9) {
+		t.Errorf("an invalid pair was taken")
+	}
+}
