@@ -29,18 +29,8 @@ type scalePair struct {
 // ±0.5, half of them separated and half overlapping.
 func scalePairs(r *rand.Rand, m int) []scalePair {
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-	eps := func() float64 {
-		switch r.IntN(6) {
-		case 0:
-			return geom.MinEps + 0.05*r.Float64()
-		case 1:
-			return geom.MaxEps - 0.05*r.Float64()
-		}
-		return u(geom.MinEps, geom.MaxEps)
-	}
 	shape := func() geom.Superovoid {
-		s := geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{eps(), eps()},
-			Taper: [2]float64{u(-geom.MaxTaper, geom.MaxTaper), u(-geom.MaxTaper, geom.MaxTaper)}}
+		s := endsShape(r)
 		if r.IntN(4) == 0 {
 			s.Taper = [2]float64{}
 		}
@@ -69,6 +59,24 @@ func scalePairs(r *rand.Rand, m int) []scalePair {
 		ps = append(ps, scalePair{name: fmt.Sprintf("random %d (%s)", i, kind), a: a, b: b})
 	}
 	return ps
+}
+
+// endsShape draws a shape over the whole validated range: semi-axes in
+// [0.3, 2], each exponent within 0.05 of either end of its range a sixth
+// of the time each, else anywhere in it, tapers within ±0.5.
+func endsShape(r *rand.Rand) geom.Superovoid {
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	eps := func() float64 {
+		switch r.IntN(6) {
+		case 0:
+			return geom.MinEps + 0.05*r.Float64()
+		case 1:
+			return geom.MaxEps - 0.05*r.Float64()
+		}
+		return u(geom.MinEps, geom.MaxEps)
+	}
+	return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{eps(), eps()},
+		Taper: [2]float64{u(-geom.MaxTaper, geom.MaxTaper), u(-geom.MaxTaper, geom.MaxTaper)}}
 }
 
 // scaledOptions are the default options for bodies scaled by f: Tol scaled

@@ -56,25 +56,12 @@ func TestQuerySymmetries(t *testing.T) {
 	}
 	r := rand.New(sweepPCG(t, 31, 0x5eed5))
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-	eps := func() float64 {
-		switch r.IntN(6) {
-		case 0:
-			return geom.MinEps + 0.05*r.Float64()
-		case 1:
-			return geom.MaxEps - 0.05*r.Float64()
-		}
-		return u(geom.MinEps, geom.MaxEps)
-	}
-	shape := func() geom.Superovoid {
-		return geom.Superovoid{A: [3]float64{u(0.3, 2), u(0.3, 2), u(0.3, 2)}, Eps: [2]float64{eps(), eps()},
-			Taper: [2]float64{u(-geom.MaxTaper, geom.MaxTaper), u(-geom.MaxTaper, geom.MaxTaper)}}
-	}
 	opt := DefaultOptions()
 	var sep, ovl, near, unconverged, searchDisagree int
 	worst := 0.0
 	for i := 0; i < n; i++ {
-		a := geom.Body{Shape: shape(), Pose: geom.Pose{Orientation: randQuat(r)}}
-		b := geom.Body{Shape: shape(), Pose: geom.Pose{Orientation: randQuat(r)}}
+		a := geom.Body{Shape: endsShape(r), Pose: geom.Pose{Orientation: randQuat(r)}}
+		b := geom.Body{Shape: endsShape(r), Pose: geom.Pose{Orientation: randQuat(r)}}
 		placeApart(r, &a, &b)
 		tol := pairTolOf(&a, &b)
 		if i%3 == 2 {
