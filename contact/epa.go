@@ -291,6 +291,17 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 	if !ok {
 		return math.Inf(-1)
 	}
+	if bd.upper < -1e-12*charLength(pr) && !sv.noHullsApart {
+		// A support gap above zero: the hulls are apart, hence the
+		// bodies, and whatever proved the overlap was wrong (an
+		// unconverged iterate taken as a witness once did:
+		// TestIterateWitness). The separated pair is the hulls' rescue's.
+		pr.overlapProven = false
+		*best = candidate{}
+		sv.hullRescue(m, pr, best, res)
+		sv.hullsApart++
+		return math.Inf(-1)
+	}
 	fromPolytope := false
 	if pr.convex && bd.lower > -best.sd+tol {
 		// Shallower than proven possible (an unconverged pair whose

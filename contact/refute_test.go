@@ -1232,3 +1232,48 @@ func BenchmarkOverlapScan(b *testing.B) {
 		})
 	}
 }
+
+// TestIterateWitness: an unconverged iterate of the implicit scheme is no
+// witness of an overlap. Pair 944 of TestNearTouchEndsMinimal's sweep at
+// SOVVIZ_NEAR_ENDS_SEED=57: a pointy prism (e 1.9, 0.05) 6.8e-10 from a
+// tapered box (e 0.05, 0.1). A stalled implicit run ended with P 2.7e-6
+// off a and 2.3e-6 inside b, which classify took as proof of an overlap;
+// a later run's deep common-normal pair (1.6) then passed as proven, and
+// the polytope, whose bound shows the hulls apart, answered its pair as
+// an overlap, max_iterations, the witnesses 0.82 apart. Every scheme must
+// answer the pair separated, converged and certified, within pairTol of
+// each other and no farther apart than the dense reference. Taken as a
+// witness, the iterate is caught later by the polytope's bound, which
+// shows the hulls apart (epaCheck hands the pair to the hulls' rescue);
+// with that off too the implicit scheme's answer is wrong again.
+func TestIterateWitness(t *testing.T) {
+	a := refuteBody([3]float64{0.3506742127195541, 0.1629052545080982, 0.29310266100499055}, [2]float64{1.9, 0.05}, [2]float64{-0.5, -0.3961120286393741}, [3]float64{}, [4]float64{-0.22307902333945775, -0.02009474578873147, -0.6308110178894031, 0.7429060574843465})
+	b := refuteBody([3]float64{0.10304443410729605, 1.2677007046029156, 1.462115951117983}, [2]float64{0.05, 0.1}, [2]float64{-0.5, -0.08679182276977992}, [3]float64{0.08103691802880028, -0.6700466934595444, 0.036996627148325995}, [4]float64{0.4176108236238064, -0.8379244622085734, -0.23807954460412006, 0.25846068572572867})
+	ref, tol := refMinDistance(&a, &b), pairTolOf(&a, &b)
+	first := math.NaN()
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := NewSolver(opt).Query(&a, &b)
+		if math.IsNaN(first) {
+			first = r.Distance
+		}
+		if r.Status != Converged || !r.Certified || !(r.Distance > 0) || r.Distance > ref+1e-9 || !(math.Abs(r.Distance-first) <= tol) {
+			t.Errorf("%v: %v %.12g (certified %v), want converged, certified and apart, within %.3g of %.12g and at most the reference %.12g", m, r.Status, r.Distance, r.Certified, tol, first, ref)
+		}
+		checkWitnesses(t, m.String(), &a, &b, &r)
+	}
+	// With the iterate taken as a witness, the polytope's bound refutes
+	// the overlap and the hulls' rescue answers; with that off too, the
+	// answer is the polytope's pair again.
+	sv := NewSolver(DefaultOptions())
+	sv.iterateWitness = true
+	if r := sv.Query(&a, &b); r.Status != Converged || !(math.Abs(r.Distance-first) <= tol) || sv.hullsApart == 0 {
+		t.Errorf("with the iterate as a witness %v %.12g (%d overlaps refuted by the hulls' gap), want converged within %.3g of %.12g by the refutation", r.Status, r.Distance, sv.hullsApart, tol, first)
+	}
+	sv = NewSolver(DefaultOptions())
+	sv.iterateWitness, sv.noHullsApart = true, true
+	if r := sv.Query(&a, &b); r.Status == Converged && r.Distance > 0 {
+		t.Errorf("with the iterate as a witness and no refutation %v %.12g: the pair no longer tests either", r.Status, r.Distance)
+	}
+}

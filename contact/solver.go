@@ -162,7 +162,15 @@ type Solver struct {
 	noRidgeFaces   bool
 	ridgeFaceEvals int
 	noDeepSeeds    bool // tests: no deepSeeds
-	fewClimbs      bool // tests: probeStarts climbs on every pair
+	// iterateWitness lets classify take an unconverged implicit
+	// iterate's point inside the other body as an overlap proof, as
+	// before TestIterateWitness (tests).
+	iterateWitness bool
+	// noHullsApart turns off epaCheck's refutation of an overlap whose
+	// hulls its polytope finds apart, and hullsApart counts them (tests).
+	noHullsApart bool
+	hullsApart   int
+	fewClimbs    bool // tests: probeStarts climbs on every pair
 }
 
 // NewSolver returns a solver with the given options (zero fields take the
@@ -1985,7 +1993,17 @@ func (sv *Solver) classifyInto(m Method, pr *pair, o *newtonOutcome, c *candidat
 		//    pair would stop the later recovery stages.
 		// (The proven overlap of a convex pair first: it needs no residual.)
 		keep := o.converged && dist > touchLim(pr)
-		if !(pr.convex && pr.overlapProven) && !pr.witness(pr.ka, pr.a, &pr.ta, c.Q, keep) && !pr.witness(pr.kb, pr.b, &pr.tb, c.P, keep) &&
+		// An unconverged iterate of the implicit scheme need not lie on
+		// its surfaces: its point inside the other body proves an overlap
+		// only when inside its own too. (P 2.7e-6 off a and 2.3e-6 into
+		// b "proved" the overlap of a pair 6.8e-10 apart, and its answer
+		// was the polytope's pair of hulls that do not overlap:
+		// TestIterateWitness.) The other schemes' points lie on their
+		// surfaces by construction.
+		own := o.converged || m != Implicit || sv.iterateWitness
+		if !(pr.convex && pr.overlapProven) &&
+			!(pr.witness(pr.ka, pr.a, &pr.ta, c.Q, keep) && (own || pr.witness(pr.kb, pr.b, &pr.tb, c.Q, false))) &&
+			!(pr.witness(pr.kb, pr.b, &pr.tb, c.P, keep) && (own || pr.witness(pr.ka, pr.a, &pr.ta, c.P, false))) &&
 			!(pr.convex && (insideBoth(pr, c.P.Add(c.Q).Mul(0.5)) || insideBoth(pr, pr.ta.T) || insideBoth(pr, pr.tb.T))) &&
 			!(!pr.convex && pr.overlapProven && pr.ia != nil && supportWitnesses(pr, c)) {
 			if o.converged && !pr.convex && !pr.overlapProven && (pr.unproven.dist == 0 || dist < pr.unproven.dist) {
