@@ -1277,3 +1277,40 @@ func TestIterateWitness(t *testing.T) {
 		t.Errorf("with the iterate as a witness and no refutation %v %.12g: the pair no longer tests either", r.Status, r.Distance)
 	}
 }
+
+// TestCuspTouch: a converged touch from the chart's polish replaces an
+// unconverged separated pair farther apart. Pair 142 of
+// TestNearTouchEndsMinimal's sweep at SOVVIZ_NEAR_ENDS_SEED=59: a pointy
+// tapered shape (e 1.95, 1.9) against a thin plate with a pointy rim
+// (e 0.05, 1.95), moved to within 2e-9 of touching. Every start failed,
+// the hulls' rescue left a stalled run 2.5e-9 apart (max_iterations, a
+// witness 3.7e-9 off its surface as a residual), and the polish of its
+// points converged to a touch 6.6e-10 deep that polishCusp refused as
+// the other kind; a search from the witnesses finds the surfaces meeting.
+// Every scheme must answer a converged touch within pairTol, no farther
+// apart than that search, that b moved out along its normal by its depth
+// and pairTol clears by at most 2·pairTol; without the rule the answer is
+// the crawl's.
+func TestCuspTouch(t *testing.T) {
+	a := refuteBody([3]float64{0.5332205647372095, 0.7966679771269337, 1.2278143409888342}, [2]float64{1.95, 1.9}, [2]float64{-0.5, 0}, [3]float64{0, 0, 0}, [4]float64{-0.7786684540293329, -0.48446416339490855, 0.22049051313022727, -0.33219549470937915})
+	b := refuteBody([3]float64{1.460364301352601, 1.9270944765665636, 0.10263672037575995}, [2]float64{0.05, 1.95}, [2]float64{0.08558437336102642, -0.033104988488004805}, [3]float64{-0.3201134288958364, 1.0062863585336936, 1.3110888770368225}, [4]float64{0.38072062257108547, 0.5828758031705313, -0.2835057431815377, 0.6594938204490448})
+	tol := pairTolOf(&a, &b)
+	for _, m := range allMethods {
+		opt := DefaultOptions()
+		opt.Method = m
+		r := NewSolver(opt).Query(&a, &b)
+		near := refNearAnswer(&a, &b, &r)
+		c := b
+		c.Pose.Position = b.Pose.Position.Add(r.Normal.Mul(-r.Distance + tol))
+		mv := Query(&a, &c, &opt)
+		if r.Status != Converged || !(math.Abs(r.Distance) <= tol) || r.Distance > near+1e-9 || !(mv.Distance > 0 && mv.Distance <= 2*tol) {
+			t.Errorf("%v: %v %.12g (a search from its witnesses %.3g), moved out by its depth and %.3g %v %.3g: want a converged touch that the move clears by at most 2·pairTol", m, r.Status, r.Distance, near, tol, mv.Status, mv.Distance)
+		}
+		checkWitnesses(t, m.String(), &a, &b, &r)
+	}
+	sv := NewSolver(DefaultOptions())
+	sv.noCuspTouch = true
+	if r := sv.Query(&a, &b); !(r.Distance > 2e-9) || r.Status == Converged {
+		t.Errorf("without the rule %v %.12g: the pair no longer tests it", r.Status, r.Distance)
+	}
+}

@@ -170,6 +170,7 @@ type Solver struct {
 	// hulls its polytope finds apart, and hullsApart counts them (tests).
 	noHullsApart bool
 	hullsApart   int
+	noCuspTouch  bool // tests: polishCusp keeps a separated crawl against a touch
 	fewClimbs    bool // tests: probeStarts climbs on every pair
 }
 
@@ -844,6 +845,18 @@ func (sv *Solver) polishCusp(m Method, pr *pair, best *candidate, res *Result) {
 		return
 	}
 	c, ok := sv.cuspPolish(pr, best.lp, best.lq, res)
+	if ok && best.valid && best.separated && !best.converged && c.converged && !c.separated && -c.sd <= pairTol(pr) && -c.sd < best.sd && !sv.noCuspTouch {
+		// A converged touch from an unconverged separated pair: its
+		// points lie on their surfaces |c.sd| apart, so the bodies are no
+		// farther apart than that, and the crawl's distance is refuted.
+		// (Pair 142 of TestNearTouchEndsMinimal's sweep at
+		// SOVVIZ_NEAR_ENDS_SEED=59: a stalled run 2.5e-9 apart, its
+		// witness off its surface, against the polish's touch 6.6e-10
+		// deep; TestCuspTouch.)
+		*best = c
+		res.Fallback = true
+		return
+	}
 	if !ok || best.valid && c.separated != best.separated {
 		return
 	}
