@@ -478,7 +478,9 @@ func TestMoveOutWarmFirstOverlap(t *testing.T) {
 	touching := shapeB([3]float64{0.6581118633152122, 0.639159673079877, 0.29146852878687274}, [4]float64{-0.5655390394086849, 0.07472991131367598, 0.1883301431030073, -0.7994453029811083})
 	for _, off := range []bool{false, true} {
 		sv := NewSolver(DefaultOptions())
-		sv.noWarmFirstMoveOut = off
+		// (Both off: since TestMoveOutWarmTracked an overlap the first
+		// check skips is checked as a tracked one.)
+		sv.noWarmFirstMoveOut, sv.noWarmTrackedCheck = off, off
 		prev := sv.Query(&a, &apart)
 		if !(prev.Distance > 0) {
 			t.Fatalf("setup: the first step is %v %.9g, not apart", prev.Status, prev.Distance)
@@ -536,6 +538,56 @@ func TestWarmSearchSeparatedGoesCold(t *testing.T) {
 			t.Errorf("without going cold: warm %v %.9g: the pair no longer tests it", w.Status, w.Distance)
 		case !off && (w.Status != Converged || math.Abs(w.Distance-cold.Distance) > 1e-9 || !(w.Distance < 0)):
 			t.Errorf("warm %v %.9g, cold %v %.9g", w.Status, w.Distance, cold.Status, cold.Distance)
+		}
+	}
+}
+
+// TestMoveOutWarmTracked: an overlap tracked from prev's checked answer is
+// checked again unless the hulls' support planes along its normal prove
+// the move parts the bodies. Pair 141 of TestApproachSweep's first draw
+// at SOVVIZ_SWEEP_SEED=41: two pointy tapered shapes (exponents 1.69 to
+// 1.89) approached in 60 steps. From step 58 the warm start tracked the
+// basin it had followed, 0.020528 to 0.019350 deep, while b moved out by
+// 1.0001 times that along its normal still overlapped a (cold queries
+// answer 0.021876 at step 58); the check skipped tracked overlaps. Each of
+// the last three warm answers must be a converged overlap whose
+// translation parts the bodies by dense samples, with at least one tracked
+// overlap checked in full; without those checks step 58's must not.
+func TestMoveOutWarmTracked(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.7562818627712156, 1.0652333021770253, 0.7488818180714745}, Eps: [2]float64{1.822670880451093, 1.6936058572404715}, Taper: [2]float64{0.4949695358876819, -0.3056476351557099}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.10389571487010159, V: geom.Vec3{-0.9684962242976662, 0.15286935434193663, -0.16688829933783372}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{1.1997281629304348, 1.3637035888288394, 0.8206713472979108}, Eps: [2]float64{1.7556003193617826, 1.885372497282917}, Taper: [2]float64{-0.3496811388334158, 0.47814884827602433}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.5524291397612799, V: geom.Vec3{-0.3596065073067049, 0.10232707144379108, -0.7450062925204204}}}}
+	start := geom.Vec3{0.3536146042282804, 0.7976738721721109, 1.205381860498369}
+	end := geom.Vec3{0.5939681265972849, -0.0653601489091989, 1.224412946377838}
+	parts := func(b geom.Body, r *Result) bool {
+		b.Pose.Position = b.Pose.Position.Add(r.Normal.Mul(-1.0001 * r.Distance))
+		return !(refinedDeepest(&a, &b, 200, 100) < 0)
+	}
+	for _, off := range []bool{false, true} {
+		sv := NewSolver(DefaultOptions())
+		sv.noWarmTrackedCheck = off
+		var prev Result
+		for k := 0; k <= 60; k++ {
+			b.Pose.Position = start.Add(end.Sub(start).Mul(float64(k) / 60))
+			if k == 0 {
+				prev = sv.Query(&a, &b)
+			} else {
+				prev = sv.QueryWarm(&a, &b, &prev)
+			}
+			switch {
+			case off && k == 58:
+				if parts(b, &prev) {
+					t.Errorf("without the tracked checks, step 58: %v %.9f parts the bodies: the pair no longer tests them", prev.Status, prev.Distance)
+				}
+			case !off && k >= 58:
+				if prev.Status != Converged || !(prev.Distance < 0) || !parts(b, &prev) {
+					t.Errorf("step %d: warm %v %.9f: want a converged overlap whose translation parts the bodies", k, prev.Status, prev.Distance)
+				}
+			}
+		}
+		if !off && sv.warmTrackedChecks == 0 {
+			t.Errorf("no tracked overlap checked in full: the pair no longer tests the check")
 		}
 	}
 }

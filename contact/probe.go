@@ -508,6 +508,18 @@ func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
 				lp, lq = lq, lp
 			}
 			cand := sv.fromSeed(m, pr, lp, lq, res, nil)
+			if !pr.convex && cand.converged && !(cand.sd > best.sd+tol) && !sv.noDeepAllSchemes {
+				// From one seed the schemes can converge to different
+				// pairs: each scheme's competes, as in the probe's climbs
+				// (TestDeepSeedsAllSchemes).
+				rest, nr := schemesAfter(m, cand.method)
+				for _, m2 := range rest[:nr] {
+					c2 := sv.solveFromPoints(m2, pr, lp, lq, res)
+					if c2.converged && better(&c2, &cand) {
+						cand = c2
+					}
+				}
+			}
 			if cand.valid && !cand.converged && !cand.separated && cand.sd > best.sd+tol {
 				// (Crawling on the ridge it seeded from: polished in the
 				// chart where the equations are smooth.)

@@ -897,6 +897,32 @@ func TestDeepSeeds(t *testing.T) {
 	checkNoDeeperThanApart(t, &a, &b, apart, "deepSeeds", true, nil)
 }
 
+// TestDeepSeedsAllSchemes: step 24 of an approach of TestApproachSweep
+// with SOVVIZ_SWEEP_SEED=41 (draw 0, pair 7): two pointy tapered shapes
+// (exponents 1.81 to 1.89). From the deepest point of b inside a the
+// implicit scheme converges to 0.0364965, along whose normal the bodies
+// part, while the parametric and ntb schemes converge to 0.0365794 (the
+// answer they gave, 8° away); fromSeed stops at the configured scheme's
+// converged pair. Each scheme's pair from deepSeeds' seeds now competes,
+// as from the probe's climbs: every scheme must answer no deeper than b
+// moved 1.0001 times the depth along the implicit answer's normal, apart
+// by dense samples; without it the parametric answer is the deeper one.
+func TestDeepSeedsAllSchemes(t *testing.T) {
+	a := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.7095776289727169, 0.4437260995543056, 0.9388917506421919}, Eps: [2]float64{1.8110503156410436, 1.8496342271057806}, Taper: [2]float64{0.3268292142621092, -0.3545742464169226}},
+		Pose: geom.Pose{Orientation: geom.Quat{W: 0.2416543334179493, V: geom.Vec3{0.2867516008973558, -0.6595978719451392, 0.651388785479589}}}}
+	b := geom.Body{Shape: geom.Superovoid{A: [3]float64{0.5260357738117103, 1.5045662509853248, 1.2765029682851048}, Eps: [2]float64{1.8795375333658448, 1.8893032768685514}, Taper: [2]float64{-0.32033562651543046, 0.1347573741751743}},
+		Pose: geom.Pose{Position: geom.Vec3{0.2808381591531514, -0.9784255492913762, -1.0751449973936864}, Orientation: geom.Quat{W: 0.3784348569723921, V: geom.Vec3{0.9018165422598382, 0.13141334217053213, 0.1620015945426629}}}}
+	apart := geom.Vec3{-0.5063059017620698, -0.4709866781971444, -0.7223751676253249}.Mul(0.0365002)
+	checkNoDeeperThanApart(t, &a, &b, apart, "deepSeeds' schemes", false, nil)
+	opt := DefaultOptions()
+	opt.Method = Parametric
+	sv := NewSolver(opt)
+	sv.noDeepAllSchemes = true
+	if r := sv.Query(&a, &b); !(-r.Distance > apart.Len()) {
+		t.Errorf("without every scheme from deepSeeds' seeds, parametric: %v %.9f: the pair no longer tests it", r.Status, r.Distance)
+	}
+}
+
 // checkNoDeeperThanApart checks the answers of a pair whose bodies come
 // apart when b moves by apart, which dense samples confirm first (else
 // the pair no longer tests what it was kept for): every scheme's answer,

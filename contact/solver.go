@@ -62,13 +62,18 @@ type Solver struct {
 	noGapScan              bool // tests: no scan of answers far above their support gap (scanGap)
 	noWitnessRefute        bool // tests: refuteSeparated scans whatever classify's witnesses proved (pair.insideF)
 	noWarmFirstMoveOut     bool // tests: moveOutWarm skips a warm start's first overlap after a separated prev
-	noWarmSeparatedCold    bool // tests: a warm search's uncertified separated pair stands
-	noDistStarts           bool // tests: the scan's descents start from the residual's grid minima only
-	noProvenDepth          bool // tests: touchRescue may take a pair deeper than a proven translation
-	noHullStalled          bool // tests: hullRescue ignores a stalled GJK's pair
-	noTipStationary        bool // tests: the ridge search takes no tip's pair as converged (tipStationary)
-	noMoveOutDeep          bool // tests: only pointy or caved pairs' overlaps are moved out, however deep (movesOut)
-	noWalkRefutes          bool // tests: a ridge walk's closer pair does not replace a converged best (ridgeSearch)
+	// noWarmTrackedCheck makes moveOutWarm skip an overlap tracked from
+	// prev's, as before TestMoveOutWarmTracked; warmTrackedChecks counts
+	// the tracked overlaps it checked in full (tests).
+	noWarmTrackedCheck  bool
+	warmTrackedChecks   int
+	noWarmSeparatedCold bool // tests: a warm search's uncertified separated pair stands
+	noDistStarts        bool // tests: the scan's descents start from the residual's grid minima only
+	noProvenDepth       bool // tests: touchRescue may take a pair deeper than a proven translation
+	noHullStalled       bool // tests: hullRescue ignores a stalled GJK's pair
+	noTipStationary     bool // tests: the ridge search takes no tip's pair as converged (tipStationary)
+	noMoveOutDeep       bool // tests: only pointy or caved pairs' overlaps are moved out, however deep (movesOut)
+	noWalkRefutes       bool // tests: a ridge walk's closer pair does not replace a converged best (ridgeSearch)
 	// probeOnly leaves a pointy convex pair's shallow overlaps to
 	// probeBasins, as before the polytope checked them (tests: the probe
 	// is the fallback where the polytope cannot close its bounds).
@@ -162,6 +167,9 @@ type Solver struct {
 	noRidgeFaces   bool
 	ridgeFaceEvals int
 	noDeepSeeds    bool // tests: no deepSeeds
+	// noDeepAllSchemes runs deepSeeds' seeds in fromSeed's schemes only,
+	// as before TestDeepSeedsAllSchemes (tests).
+	noDeepAllSchemes bool
 	// iterateWitness lets classify take an unconverged implicit
 	// iterate's point inside the other body as an overlap proof, as
 	// before TestIterateWitness (tests).
