@@ -161,8 +161,10 @@ var epaDirs = [14]vec{
 // ways), until the bounds are within tol, the lower bound reaches stop,
 // or it runs out of room. ok is false when no polytope could be built
 // (supports flat even after that look); lower is −Inf until the
-// polytope holds the origin. The bodies must overlap: for separated ones
-// the polytope never holds the origin and the search runs until it is full.
+// polytope holds the origin. The bodies should overlap: for separated
+// ones the polytope never holds the origin and the search runs until it
+// is full, its upper bound then below zero (which epaCheck takes as proof
+// that they do not).
 func (e *epa) run(pr *pair, tol, stop float64) (b epaBounds, ok bool) {
 	e.nv, e.nf, e.iters = 0, 0, 0
 	b.lower, b.upper = math.Inf(-1), math.Inf(1)
@@ -273,7 +275,10 @@ const epaDeep = 0.3
 // (within certTol) or its bounds meet. When its best direction beats the
 // answer, Newton starts from that direction's support points. It returns
 // the lower bound of the translation distance it proved (−Inf if none),
-// which proves a pair polished after it too (mtdProven).
+// which proves a pair polished after it too (mtdProven). Where its upper
+// bound shows the hulls apart, the overlap was proven wrongly: best is
+// then the hulls' rescue's separated pair (or invalid, where the rescue
+// finds none), and it returns −Inf.
 func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lower float64) {
 	tol := pairTol(pr)
 	if -best.sd <= tol {
@@ -291,11 +296,13 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 	if !ok {
 		return math.Inf(-1)
 	}
-	if bd.upper < -1e-12*charLength(pr) && !sv.noHullsApart {
+	if bd.upper < -gjkTol*pairTol(pr) && !sv.noHullsApart {
 		// A support gap above zero: the hulls are apart, hence the
 		// bodies, and whatever proved the overlap was wrong (an
 		// unconverged iterate taken as a witness once did:
 		// TestIterateWitness). The separated pair is the hulls' rescue's.
+		// (A gap beyond GJK's own tolerance, so that GJK finds the hulls
+		// apart too and the rescue answers.)
 		pr.overlapProven = false
 		*best = candidate{}
 		sv.hullRescue(m, pr, best, res)

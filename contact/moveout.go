@@ -100,7 +100,7 @@ func (sv *Solver) moveOutCheck(m Method, pr *pair, a, b *geom.Body, best *candid
 // along its normal do not prove the move parts the bodies
 // (movePartsHulls): the check ran on prev's, but one step of motion can
 // make a second place of overlap (TestMoveOutWarmTracked; on the pointy
-// non-convex overlaps' warm benchmark, 73 of 600 steps). (A cheaper
+// non-convex overlaps' warm benchmark, 33 of 300 steps). (A cheaper
 // check, Newton from the refused place on the moved bodies, missed an
 // overlap there and dropped the mark that cold queries carried: review of
 // 2026-12-06.) The step from apart to overlapping can: a caved prism

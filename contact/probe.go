@@ -105,7 +105,10 @@ func (sv *Solver) probeBasins(m Method, pr *pair, best *candidate, res *Result) 
 			// search (TestProbeAllSchemes).
 			rest, nr := schemesAfter(m, cand.method)
 			for _, m2 := range rest[:nr] {
-				if c2 := sv.solveFromPoints(m2, pr, lp, lq, res); c2.converged && better(&c2, &cand) {
+				// (Overlaps only: better ranks a separated pair above
+				// any overlap, and the probe keeps no separated pair, so
+				// one would only hide a later scheme's overlap.)
+				if c2 := sv.solveFromPoints(m2, pr, lp, lq, res); c2.converged && !c2.separated && better(&c2, &cand) {
 					cand = c2
 				}
 			}
@@ -510,12 +513,13 @@ func (sv *Solver) deepSeeds(m Method, pr *pair, best *candidate, res *Result) {
 			cand := sv.fromSeed(m, pr, lp, lq, res, nil)
 			if !pr.convex && cand.converged && !(cand.sd > best.sd+tol) && !sv.noDeepAllSchemes {
 				// From one seed the schemes can converge to different
-				// pairs: each scheme's competes, as in the probe's climbs
-				// (TestDeepSeedsAllSchemes).
+				// pairs: where the first converged pair does not beat the
+				// answer, each later scheme's overlap competes, as in the
+				// probe's climbs (TestDeepSeedsAllSchemes).
 				rest, nr := schemesAfter(m, cand.method)
 				for _, m2 := range rest[:nr] {
 					c2 := sv.solveFromPoints(m2, pr, lp, lq, res)
-					if c2.converged && better(&c2, &cand) {
+					if c2.converged && !c2.separated && better(&c2, &cand) {
 						cand = c2
 					}
 				}

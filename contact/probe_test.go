@@ -821,7 +821,10 @@ func TestProbeNonConvex(t *testing.T) {
 // BenchmarkQueryNonConvexPointyOverlapWarm: the same pairs warm-started
 // through sovviz bench's motion (benchWarmLoop).
 func BenchmarkQueryNonConvexPointyOverlapWarm(b *testing.B) {
-	benchWarmLoop(b, pointySolver(Implicit, withPolytope), nonConvexPointyOverlaps(200, 2), benchMotion)
+	sv := pointySolver(Implicit, withPolytope)
+	benchWarmLoop(b, sv, nonConvexPointyOverlaps(200, 2), benchMotion)
+	// (The tracked overlaps moveOutWarm checks in full: TestMoveOutWarmTracked.)
+	b.ReportMetric(float64(sv.warmTrackedChecks)/float64(b.N), "tracked-checks/op")
 }
 
 // TestProbeNonConvexClimbs: pair 121 of twoPlacePairs with b placed at

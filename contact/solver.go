@@ -502,7 +502,9 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// (The cold path keeps pr, whose marks are facts about these
 			// poses, and res, which counts the warm stages' iterations.)
 			certified := c.separated && (convex || hullCertified(&pr, &c))
-			if !c.separated || certified || sv.noWarmSeparatedCold {
+			// (An invalid pair goes cold too: the polytope's check can
+			// refute the overlap and its rescue find no pair.)
+			if c.valid && (!c.separated || certified || sv.noWarmSeparatedCold) {
 				if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
 					sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
 				}
