@@ -276,9 +276,10 @@ const epaDeep = 0.3
 // answer, Newton starts from that direction's support points. It returns
 // the lower bound of the translation distance it proved (−Inf if none),
 // which proves a pair polished after it too (mtdProven). Where its upper
-// bound shows the hulls apart, the overlap was proven wrongly: best is
-// then the hulls' rescue's separated pair (or invalid, where the rescue
-// finds none), and it returns −Inf.
+// bound shows the hulls apart by more than GJK's tolerance, the overlap
+// was proven wrongly: best is then the hulls' rescue's answer (invalid
+// where the rescue finds none), and it returns −Inf. (Hulls apart by less
+// are a touch to GJK, and the answer stands as an overlap.)
 func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lower float64) {
 	tol := pairTol(pr)
 	if -best.sd <= tol {
@@ -297,8 +298,8 @@ func (sv *Solver) epaCheck(m Method, pr *pair, best *candidate, res *Result) (lo
 		return math.Inf(-1)
 	}
 	if bd.upper < -gjkTol*pairTol(pr) && !sv.noHullsApart {
-		// A support gap above zero: the hulls are apart, hence the
-		// bodies, and whatever proved the overlap was wrong (an
+		// A support gap beyond GJK's tolerance: the hulls are apart,
+		// hence the bodies, and whatever proved the overlap was wrong (an
 		// unconverged iterate taken as a witness once did:
 		// TestIterateWitness). The separated pair is the hulls' rescue's.
 		// (A gap beyond GJK's own tolerance, so that GJK finds the hulls

@@ -485,8 +485,14 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 				// (Polished as in a cold query: before Newton from the
 				// polytope ran in every scheme, TestWarmPolytopePolished's
 				// pair was answered max_iterations warm without it.)
+				refuted := sv.hullsApart
 				sv.epaPolished(m, &pr, &c, res, c.lp, c.lq)
-				if convex && !c.mtdCertified && probes(&pr) {
+				if sv.hullsApart != refuted {
+					// The polytope found the hulls apart: the overlap
+					// tracked was proven wrongly, and the cold path
+					// answers the pair.
+					c = candidate{}
+				} else if convex && !c.mtdCertified && probes(&pr) {
 					// The polytope could not close its bounds: search
 					// as before it checked pointy pairs.
 					search = sv.warmSearch(m, &pr, &c, res, prev)
@@ -502,8 +508,8 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// (The cold path keeps pr, whose marks are facts about these
 			// poses, and res, which counts the warm stages' iterations.)
 			certified := c.separated && (convex || hullCertified(&pr, &c))
-			// (An invalid pair goes cold too: the polytope's check can
-			// refute the overlap and its rescue find no pair.)
+			// (An invalid pair goes cold too: the polytope's check
+			// refuted the overlap, above.)
 			if c.valid && (!c.separated || certified || sv.noWarmSeparatedCold) {
 				if moves && !sv.tipCheck(m, &pr, a, b, &c, res) {
 					sv.moveOutWarm(m, &pr, a, b, &c, trackedSD, prev, res)
@@ -809,6 +815,12 @@ func (sv *Solver) query(a, b *geom.Body, prev *Result, res *Result) {
 			// the polytope found polished, as above.)
 			sv.epaPolished(m, &pr, &best, res, best.lp, best.lq)
 		}
+	}
+	if !best.valid {
+		// (The polytope's check refuted an overlap, and the hulls'
+		// rescue found no pair: epaCheck.)
+		sv.fail(&pr, res)
+		return
 	}
 	// An overlap of a pointy or caved non-convex pair must clear every
 	// place the bodies overlap (moveout.go).
