@@ -906,8 +906,9 @@ func TestDeepSeeds(t *testing.T) {
 // implicit scheme converges to 0.0364965, along whose normal the bodies
 // part, while the parametric and ntb schemes converge to 0.0365794 (the
 // answer they gave, 8° away); fromSeed stops at the configured scheme's
-// converged pair. Each scheme's pair from deepSeeds' seeds now competes,
-// as from the probe's climbs: every scheme must answer no deeper than b
+// converged pair. Where that pair does not beat the answer, each later
+// scheme's overlap from deepSeeds' seeds now competes, as from the probe's
+// climbs: every scheme must answer no deeper than b
 // moved 1.0001 times the depth along the implicit answer's normal, apart
 // by dense samples; without it the parametric answer is the deeper one.
 func TestDeepSeedsAllSchemes(t *testing.T) {

@@ -1240,9 +1240,10 @@ func BenchmarkOverlapScan(b *testing.B) {
 // off a and 2.3e-6 inside b, which classify took as proof of an overlap;
 // a later run's deep common-normal pair (1.6) then passed as proven, and
 // the polytope, whose bound shows the hulls apart, answered its pair as
-// an overlap, max_iterations, the witnesses 0.82 apart. Every scheme must
-// answer the pair separated, converged and certified, within pairTol of
-// each other and no farther apart than the dense reference. Taken as a
+// an overlap, max_iterations, the witnesses 0.82 apart. Every scheme, with
+// that refutation off, must answer the pair separated, converged and
+// certified, within pairTol of each other and no farther apart than the
+// dense reference. Taken as a
 // witness, the iterate is caught later by the polytope's bound, which
 // shows the hulls apart (epaCheck hands the pair to the hulls' rescue);
 // with that off too the implicit scheme's answer is wrong again.
